@@ -1,0 +1,52 @@
+package io.orderflow.schemas.commands;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.orderflow.schemas.flows.FlowVersion;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What the gateway asks of an order's agent. Sealed: the processor switches over it exhaustively,
+ * so a command nobody handles does not compile.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = OrderCommand.StartOrder.class, name = "start_order"),
+        @JsonSubTypes.Type(value = OrderCommand.DeliverEvent.class, name = "deliver_event"),
+        @JsonSubTypes.Type(value = OrderCommand.DecideApproval.class, name = "decide_approval"),
+        @JsonSubTypes.Type(value = OrderCommand.CancelOrder.class, name = "cancel_order"),
+})
+public sealed interface OrderCommand {
+
+    String orderId();
+
+    /**
+     * Start an order on a pinned flow version. The gateway has validated the input and resolved the version.
+     *
+     * @param input       the validated order start input ({@code type}, {@code customerId}, {@code currency}, ...)
+     * @param vars        seeds the run's variables (an object, possibly empty)
+     * @param fingerprint SHA-256 (hex) of the canonical JSON of flow id, version, input and vars
+     * @param idempotent  true when the order id was derived from an {@code Idempotency-Key}
+     */
+    record StartOrder(String orderId, FlowVersion flow, JsonNode input, JsonNode vars, String fingerprint,
+                      boolean idempotent) implements OrderCommand {
+    }
+
+    /** Deliver a named business event to the node waiting for it. */
+    record DeliverEvent(String orderId, String event, JsonNode payload) implements OrderCommand {
+    }
+
+    /**
+     * Decide an approval.
+     *
+     * @param decision {@code approved} or {@code rejected}
+     * @param by       the decider to record, already resolved by the gateway from the caller
+     */
+    record DecideApproval(String orderId, String nodeId, String decision, String by, String note)
+            implements OrderCommand {
+    }
+
+    /** Cancel the order unless it has ended. */
+    record CancelOrder(String orderId, String reason) implements OrderCommand {
+    }
+}

@@ -1,0 +1,15 @@
+package io.orderflow.schemas.model;
+
+import java.math.BigDecimal;
+
+/**
+ * A row of the order index (the list result).
+ *
+ * @param waitingOn titles of open waits joined with {@code " · "}
+ * @param createdAt epoch milliseconds
+ * @param updatedAt epoch milliseconds
+ */
+public record OrderIndexRow(String id, OrderType type, OrderStatus status, String title, String flowId,
+                            int flowVersion, String instanceId, int generation, String customerId, String currency,
+                            BigDecimal total, String waitingOn, long createdAt, long updatedAt) {
+}

@@ -1,0 +1,41 @@
+package io.orderflow.schemas.model;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Arrays;
+
+/** Order statuses; see {@link #terminal()}. */
+public enum OrderStatus {
+    QUEUED("queued"),
+    RUNNING("running"),
+    WAITING("waiting"),
+    COMPLETED("completed"),
+    DECLINED("declined"),
+    CANCELLED("cancelled"),
+    FAILED("failed"),
+    ROLLED_BACK("rolled_back");
+
+    private final String wire;
+
+    OrderStatus(String wire) {
+        this.wire = wire;
+    }
+
+    /** The spelling used on the wire and in the API. */
+    @JsonValue
+    public String wire() {
+        return wire;
+    }
+
+    /** The constant spelled {@code wire}, or {@code null} when there is none. */
+    public static OrderStatus fromWire(String wire) {
+        return Arrays.stream(values()).filter(v -> v.wire.equals(wire)).findFirst().orElse(null);
+    }
+
+    /** Terminal statuses: a late report never reopens such an order. */
+    public boolean terminal() {
+        return switch (this) {
+            case QUEUED, RUNNING, WAITING -> false;
+            case COMPLETED, DECLINED, CANCELLED, FAILED, ROLLED_BACK -> true;
+        };
+    }
+}

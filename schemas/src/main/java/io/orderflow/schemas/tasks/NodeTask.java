@@ -1,0 +1,50 @@
+package io.orderflow.schemas.tasks;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.orderflow.schemas.flows.FlowVersion;
+import tools.jackson.databind.JsonNode;
+
+/** Work for the flow-runner on {@code node-tasks}, keyed by order id. */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = NodeTask.StartRun.class, name = "start_run"),
+        @JsonSubTypes.Type(value = NodeTask.Advance.class, name = "advance"),
+        @JsonSubTypes.Type(value = NodeTask.ResumeNode.class, name = "resume_node"),
+        @JsonSubTypes.Type(value = NodeTask.TerminateRun.class, name = "terminate_run"),
+        @JsonSubTypes.Type(value = NodeTask.QueryInstance.class, name = "query_instance"),
+})
+public sealed interface NodeTask {
+
+    String orderId();
+
+    /**
+     * Start the first run instance of an order (generation 1).
+     *
+     * @param order the order object: {@code id, type, title, customerId, currency, lines, documentText, meta}
+     * @param vars  the run's initial variables
+     */
+    record StartRun(String orderId, String instanceId, FlowVersion flow, JsonNode order, JsonNode vars)
+            implements NodeTask {
+    }
+
+    /** The runner's own next step: continue executing the instance where the previous task stopped. */
+    record Advance(String orderId, String instanceId) implements NodeTask {
+    }
+
+    /**
+     * Resume a waiting node on a branch (approval: {@code approved|rejected|escalated}; event:
+     * {@code received|timeout}) with the payload that becomes the node's output.
+     */
+    record ResumeNode(String orderId, String instanceId, String nodeId, String branch, JsonNode payload)
+            implements NodeTask {
+    }
+
+    /** Stop the instance at once and compensate what is still open. */
+    record TerminateRun(String orderId, String instanceId, String reason) implements NodeTask {
+    }
+
+    /** The processor's poll of a failed run: answered with a {@code RunReport.InstanceStatus}. */
+    record QueryInstance(String orderId, String instanceId, int attempt) implements NodeTask {
+    }
+}
