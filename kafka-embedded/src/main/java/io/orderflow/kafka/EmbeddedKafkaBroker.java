@@ -1,0 +1,144 @@
+package io.orderflow.kafka;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Kafka broker (KRaft, broker and controller roles) running in this JVM.
+ *
+ * <p>Storage is formatted on first start and kept under the data directory, so a restart on the same directory keeps
+ * every topic and record. Used by the standalone launcher at run time and by the tests when Docker is absent.
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+
+    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers) {
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /**
+     * Formats the storage under {@code dataDir} when it is new, starts the broker and waits until it answers.
+     *
+     * @param port the client port, or 0 for any free port
+     */
+    public static EmbeddedKafkaBroker start(Path dataDir, int port) {
+        try {
+            Path logDir = Files.createDirectories(dataDir.toAbsolutePath().resolve("kafka"));
+            int clientPort = port == 0 ? freePort() : port;
+            int controllerPort = freePort();
+            KafkaConfig config = new KafkaConfig(settings(logDir, clientPort, controllerPort), false);
+            format(config, logDir);
+            KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+            server.startup();
+            String bootstrap = "127.0.0.1:" + clientPort;
+            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap);
+            broker.awaitReady();
+            log.info("Kafka broker ready on {} with data in {}", bootstrap, logDir);
+            return broker;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+        log.info("Kafka broker on {} stopped", bootstrapServers);
+    }
+
+    private static Properties settings(Path logDir, int clientPort, int controllerPort) {
+        Properties p = new Properties();
+        p.putAll(Map.ofEntries(
+                Map.entry("process.roles", "broker,controller"),
+                Map.entry("node.id", "1"),
+                Map.entry("controller.quorum.voters", "1@127.0.0.1:" + controllerPort),
+                Map.entry("listeners", "PLAINTEXT://127.0.0.1:" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort),
+                Map.entry("advertised.listeners", "PLAINTEXT://127.0.0.1:" + clientPort),
+                Map.entry("controller.listener.names", "CONTROLLER"),
+                Map.entry("inter.broker.listener.name", "PLAINTEXT"),
+                Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
+                Map.entry("log.dirs", logDir.toString()),
+                Map.entry("num.partitions", "3"),
+                Map.entry("auto.create.topics.enable", "false"),
+                // one node: every internal topic has one replica
+                Map.entry("offsets.topic.replication.factor", "1"),
+                Map.entry("offsets.topic.num.partitions", "6"),
+                Map.entry("transaction.state.log.replication.factor", "1"),
+                Map.entry("transaction.state.log.min.isr", "1"),
+                Map.entry("transaction.state.log.num.partitions", "6"),
+                Map.entry("share.coordinator.state.topic.replication.factor", "1"),
+                Map.entry("share.coordinator.state.topic.min.isr", "1"),
+                Map.entry("group.initial.rebalance.delay.ms", "0"),
+                // small footprint: this broker shares its JVM with four services
+                Map.entry("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024)),
+                Map.entry("num.network.threads", "2"),
+                Map.entry("num.io.threads", "4"),
+                Map.entry("num.recovery.threads.per.data.dir", "2")));
+        return p;
+    }
+
+    /** Formats the log directory unless it already holds a formatted broker (then the data is kept as it is). */
+    private static void format(KafkaConfig config, Path logDir) {
+        if (Files.exists(logDir.resolve("meta.properties"))) {
+            return;
+        }
+        try {
+            new Formatter()
+                    .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+                    .setNodeId(config.nodeId())
+                    .setClusterId(Uuid.randomUuid().toString())
+                    .setControllerListenerName(config.controllerListenerNames().getFirst())
+                    .setMetadataLogDirectory(config.metadataLogDir())
+                    .setDirectories(List.of(logDir.toString()))
+                    .run();
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not format Kafka storage in " + logDir, e);
+        }
+    }
+
+    private void awaitReady() {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_TIMEOUT.toMillis()))) {
+            admin.describeCluster().nodes().get();
+        } catch (Exception e) {
+            throw new IllegalStateException("Kafka broker on " + bootstrapServers + " did not become ready", e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+}
