@@ -1,0 +1,23 @@
+package io.orderflow.gateway;
+
+import java.util.Map;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+/** The HTTP surface of the order workflow service. Its settings live in {@code gateway.yaml}. */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class GatewayApplication {
+
+    public static void main(String[] args) {
+        application().run(args);
+    }
+
+    /** The application with its config name set, for {@code main} and for the standalone launcher. */
+    public static SpringApplication application() {
+        SpringApplication app = new SpringApplication(GatewayApplication.class);
+        app.setDefaultProperties(Map.of("spring.config.name", "gateway"));
+        return app;
+    }
+}
