@@ -22,6 +22,17 @@ public final class TopicProvisioner {
     private TopicProvisioner() {
     }
 
+    /**
+     * Creates the missing topics on {@code KAFKA_BOOTSTRAP_SERVERS} with {@code TOPIC_PARTITIONS} (default 6)
+     * partitions and {@code TOPIC_REPLICATION} (default 1) replicas; docker-compose runs it once before the services.
+     */
+    public static void main(String[] args) {
+        var env = System.getenv();
+        createMissing(env.getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"),
+                Integer.parseInt(env.getOrDefault("TOPIC_PARTITIONS", "6")),
+                Short.parseShort(env.getOrDefault("TOPIC_REPLICATION", "1")));
+    }
+
     public static void createMissing(String bootstrapServers, int partitions, short replication) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             Set<String> existing = admin.listTopics().names().get();

@@ -16,7 +16,7 @@ import org.testcontainers.kafka.KafkaContainer;
  */
 public final class TestKafka {
 
-    private static final String IMAGE = "apache/kafka:4.1.1";
+    private static final String IMAGE = "apache/kafka:4.3.1";
     private static String bootstrapServers;
 
     private TestKafka() {

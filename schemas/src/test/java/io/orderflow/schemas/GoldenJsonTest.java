@@ -1,0 +1,126 @@
+package io.orderflow.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.orderflow.schemas.commands.Caller;
+import io.orderflow.schemas.commands.CommandEnvelope;
+import io.orderflow.schemas.commands.CommandReply;
+import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.events.OrderUpdate;
+import io.orderflow.schemas.flows.EdgeDefinition;
+import io.orderflow.schemas.flows.FlowDefinition;
+import io.orderflow.schemas.flows.FlowRecord;
+import io.orderflow.schemas.flows.FlowVersion;
+import io.orderflow.schemas.flows.NodeDefinition;
+import io.orderflow.schemas.flows.RetryPolicy;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.json.JsonSerde;
+import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.NodePatch;
+import io.orderflow.schemas.model.NodeStatus;
+import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.OrderSummary;
+import io.orderflow.schemas.model.OrderType;
+import io.orderflow.schemas.model.Rollback;
+import io.orderflow.schemas.model.TimelineEntry;
+import io.orderflow.schemas.model.WaitRequest;
+import io.orderflow.schemas.reports.RunReport;
+import io.orderflow.schemas.tasks.NodeTask;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.SerializationFeature;
+
+/**
+ * Golden JSON of every message record: a change to a wire format shows up as a failing test and a diff of the
+ * file under {@code src/test/resources/golden}. Run with {@code -Dgolden.update=true} to accept a deliberate change.
+ */
+class GoldenJsonTest {
+
+    private static final Path GOLDEN = Path.of("src/test/resources/golden");
+    private static final long AT = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
+
+    static Stream<Arguments> samples() {
+        FlowDefinition graph = new FlowDefinition("storefront_order", "Storefront order", "Pay, ship, done",
+                OrderType.STOREFRONT_ORDER,
+                List.of(new NodeDefinition("charge", "commerce.charge", "Charge {{order.id}}",
+                                Json.object().put("amount", "order.total"), new RetryPolicy(3, 1000, 2)),
+                        new NodeDefinition("done", "end", "Done", Json.object().put("outcome", "completed"), null)),
+                List.of(new EdgeDefinition("e1", "charge", "done", "ok")));
+        FlowVersion flow = new FlowVersion("storefront_order", 1, AT, graph);
+        JsonNode order = Json.object().put("id", "ord_1").put("type", "storefront_order").put("currency", "USD");
+        JsonNode vars = Json.object().put("channel", "web");
+        TimelineEntry log = new TimelineEntry(AT, "node", "Charged 39.00 USD", "charge", null, null);
+
+        Map<String, Object> samples = new LinkedHashMap<>();
+        samples.put("command-start-order", new CommandEnvelope("c-1", "gw-1", AT, Caller.OPEN,
+                new OrderCommand.StartOrder("ord_1", flow, order, vars, "ab12", true)));
+        samples.put("command-deliver-event", new CommandEnvelope("c-2", "gw-1", AT, Caller.OPEN,
+                new OrderCommand.DeliverEvent("ord_1", "payment.received", Json.object().put("amount", 39))));
+        samples.put("command-decide-approval", new CommandEnvelope("c-3", "gw-1", AT,
+                new Caller("token", "token:ci", "approver"),
+                new OrderCommand.DecideApproval("ord_1", "approve", "approved", "token:ci", "ok")));
+        samples.put("command-cancel-order", new CommandEnvelope("c-4", "gw-1", AT, Caller.OPEN,
+                new OrderCommand.CancelOrder("ord_1", "Cancelled via API")));
+        samples.put("command-reply", new CommandReply("c-1", "ord_1", 201, Json.object().put("orderId", "ord_1")));
+        samples.put("task-start-run", new NodeTask.StartRun("ord_1", "ord_1.1", flow, order, vars));
+        samples.put("task-advance", new NodeTask.Advance("ord_1", "ord_1.1"));
+        samples.put("task-resume-node", new NodeTask.ResumeNode("ord_1", "ord_1.1", "approve", "approved",
+                Json.object().put("decision", "approved").put("by", "api")));
+        samples.put("task-terminate-run", new NodeTask.TerminateRun("ord_1", "ord_1.1", "Cancelled via API"));
+        samples.put("task-query-instance", new NodeTask.QueryInstance("ord_1", "ord_1.1", 3));
+        samples.put("report-node-detail", new RunReport.NodeDetail("ord_1", "ord_1.1", "charge",
+                new NodePatch(NodeStatus.SUCCEEDED, AT, AT + 5, "Charged", Json.object().put("chargeId", "ch_1"),
+                        null, List.of("ok")), log));
+        samples.put("report-progress", new RunReport.Progress("ord_1", "ord_1.1", 1, 7, OrderStatus.RUNNING, null,
+                Map.of("charge", NodeStatus.SUCCEEDED), Map.of("e1", EdgeState.ACTIVE), order, vars));
+        samples.put("report-wait-requested", new RunReport.WaitRequested("ord_1", "ord_1.1", 1,
+                new WaitRequest("approve", "approval", "Approve order ord_1", "approval", "manager",
+                        new BigDecimal("39.00"), 172_800_000L, AT)));
+        samples.put("report-continued", new RunReport.Continued("ord_1", "ord_1.2", 2, "ord_1.1"));
+        samples.put("report-instance-status", new RunReport.InstanceStatus("ord_1", "ord_1.1", 1, "errored",
+                new Rollback("complete", null)));
+        samples.put("report-compensated", new RunReport.Compensated("ord_1", "ord_1.1", 2, 1, 0));
+        samples.put("event-order-cancelled", new OrderEvent("order.cancelled", "ord_1", "cancel", AT,
+                Json.object().put("outcome", "cancelled").put("reason", "Cancelled via API"), 5));
+        samples.put("event-order-update", new OrderUpdate("ord_1", OrderStatus.WAITING, 12, AT));
+        samples.put("order-summary", new OrderSummary("ord_1", OrderType.B2B_ORDER, "B2B order", "cus_1", "EUR",
+                new BigDecimal("100.00"), new BigDecimal("20.00"), new BigDecimal("120.00"),
+                new BigDecimal("0.92"), new BigDecimal("130.43")));
+        samples.put("order-index-row", new OrderIndexRow("ord_1", OrderType.PURCHASE_REQUEST, OrderStatus.WAITING,
+                "Purchase request", "purchase_request", 1, "ord_1.1", 1, "cus_1", "USD", new BigDecimal("39.00"),
+                "Approve order ord_1 · payment.received", AT, AT + 10));
+        samples.put("flow-record", new FlowRecord("storefront_order", "Storefront order", "Pay, ship, done",
+                OrderType.STOREFRONT_ORDER, 1, AT, List.of(flow)));
+        return samples.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("samples")
+    void writesTheGoldenJsonAndReadsItBack(String name, Object sample) throws IOException {
+        String json = Json.MAPPER.writer().with(SerializationFeature.INDENT_OUTPUT)
+                .with(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).writeValueAsString(sample) + "\n";
+        Path file = GOLDEN.resolve(name + ".json");
+        if (Boolean.getBoolean("golden.update")) {
+            Files.writeString(file, json, StandardCharsets.UTF_8);
+        }
+        assertThat(file).as("golden file (create it with -Dgolden.update=true)").exists();
+
+        assertThat(json).isEqualTo(Files.readString(file, StandardCharsets.UTF_8));
+        Object read = JsonSerde.of(sample.getClass()).deserializer()
+                .deserialize("t", Files.readString(file).getBytes(StandardCharsets.UTF_8));
+        assertThat(Json.tree(read)).isEqualTo(Json.tree(sample));
+    }
+}

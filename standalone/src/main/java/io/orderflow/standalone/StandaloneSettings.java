@@ -1,0 +1,24 @@
+package io.orderflow.standalone;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the standalone launcher reads from the environment.
+ *
+ * @param port             gateway port ({@code PORT}, default 8080; 0 picks a free port)
+ * @param dataDir          broker logs and Kafka Streams state ({@code DATA_DIR}, default {@code ./data})
+ * @param bootstrapServers an external cluster ({@code KAFKA_BOOTSTRAP_SERVERS}); empty starts the in-process broker
+ * @param kafkaPort        client port of the in-process broker ({@code KAFKA_PORT}, default 9092; 0 picks a free port)
+ */
+public record StandaloneSettings(int port, Path dataDir, Optional<String> bootstrapServers, int kafkaPort) {
+
+    public static StandaloneSettings fromEnvironment(Map<String, String> env) {
+        return new StandaloneSettings(
+                Integer.parseInt(env.getOrDefault("PORT", "8080")),
+                Path.of(env.getOrDefault("DATA_DIR", "./data")),
+                Optional.ofNullable(env.get("KAFKA_BOOTSTRAP_SERVERS")).filter(s -> !s.isBlank()),
+                Integer.parseInt(env.getOrDefault("KAFKA_PORT", "9092")));
+    }
+}

@@ -1,0 +1,98 @@
+package io.orderflow.standalone;
+
+import io.orderflow.dispatcher.WebhookDispatcherApplication;
+import io.orderflow.gateway.GatewayApplication;
+import io.orderflow.kafka.EmbeddedKafkaBroker;
+import io.orderflow.kafka.TopicProvisioner;
+import io.orderflow.processor.OrderProcessorApplication;
+import io.orderflow.runner.FlowRunnerApplication;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The whole service in one JVM: the in-process broker (unless an external cluster is given) and the four services,
+ * each in its own Spring application context with its own settings file. Closing stops the services in reverse
+ * order of their start (Kafka Streams leaves its group) and the broker last.
+ */
+public final class StandaloneSystem implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(StandaloneSystem.class);
+    private static final int PARTITIONS = 3;
+
+    private final EmbeddedKafkaBroker broker;
+    private final List<ConfigurableApplicationContext> services = new ArrayList<>();
+    private int gatewayPort;
+
+    private StandaloneSystem(EmbeddedKafkaBroker broker) {
+        this.broker = broker;
+    }
+
+    public static StandaloneSystem start(StandaloneSettings settings) {
+        long started = System.nanoTime();
+        EmbeddedKafkaBroker broker = settings.bootstrapServers().isPresent()
+                ? null
+                : EmbeddedKafkaBroker.start(settings.dataDir(), settings.kafkaPort());
+        String bootstrap = settings.bootstrapServers().orElseGet(() -> Objects.requireNonNull(broker).bootstrapServers());
+        StandaloneSystem system = new StandaloneSystem(broker);
+        try {
+            TopicProvisioner.createMissing(bootstrap, PARTITIONS, (short) 1);
+            String[] common = {
+                    "--orderflow.kafka.bootstrap-servers=" + bootstrap,
+                    "--orderflow.data-dir=" + settings.dataDir().toAbsolutePath(),
+            };
+            int processorPort = system.startService("order-processor", OrderProcessorApplication.class, common,
+                    "--server.port=0");
+            system.startService("flow-runner", FlowRunnerApplication.class, common);
+            int dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class, common,
+                    "--server.port=0");
+            system.gatewayPort = system.startService("gateway", GatewayApplication.class, common,
+                    "--server.port=" + settings.port(),
+                    "--orderflow.gateway.processor-url=http://127.0.0.1:" + processorPort,
+                    "--orderflow.gateway.dispatcher-url=http://127.0.0.1:" + dispatcherPort);
+        } catch (RuntimeException e) {
+            system.close();
+            throw e;
+        }
+        log.info("Order workflow service started in {} ms: http://localhost:{}/health (Kafka at {})",
+                (System.nanoTime() - started) / 1_000_000, system.gatewayPort, bootstrap);
+        return system;
+    }
+
+    /** The port the gateway listens on. */
+    public int gatewayPort() {
+        return gatewayPort;
+    }
+
+    @Override
+    public void close() {
+        for (ConfigurableApplicationContext service : services.reversed()) {
+            try {
+                service.close();
+            } catch (RuntimeException e) {
+                log.warn("Service {} did not stop cleanly", service.getId(), e);
+            }
+        }
+        services.clear();
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    /** Starts one service; answers its web server port, or -1 when it serves no HTTP. */
+    private int startService(String name, Class<?> application, String[] common, String... args) {
+        String[] all = new String[common.length + args.length];
+        System.arraycopy(common, 0, all, 0, common.length);
+        System.arraycopy(args, 0, all, common.length, args.length);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
+                .properties("spring.config.name=" + name, "spring.application.name=" + name)
+                .registerShutdownHook(false)
+                .run(all);
+        services.add(context);
+        return context.getEnvironment().getProperty("local.server.port", Integer.class, -1);
+    }
+}

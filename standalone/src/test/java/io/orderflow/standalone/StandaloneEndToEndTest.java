@@ -1,0 +1,90 @@
+package io.orderflow.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.kafka.testing.TestKafka;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * The walking skeleton as a new user drives it: the standalone system on its in-process broker, over HTTP, and
+ * again after a restart on the same data.
+ */
+class StandaloneEndToEndTest {
+
+    private static final Map<String, Object> STOREFRONT_ORDER = Map.of(
+            "flowId", "storefront_order",
+            "input", Map.of(
+                    "type", "storefront_order",
+                    "customerId", "cus_e2e",
+                    "currency", "USD",
+                    "lines", List.of(Map.of("sku", "TSHIRT-RED-M", "name", "T-shirt", "qty", 2, "unitPrice", 19.5)),
+                    "meta", Map.of("shipTo", "1 Main Street, Springfield")));
+
+    @Test
+    void startsAnOrderThatCompletesAndKeepsItAcrossARestart() {
+        StandaloneSettings settings = new StandaloneSettings(0, TestKafka.uniqueStateDir("standalone-e2e"),
+                Optional.empty(), 0);
+        String orderId;
+
+        try (StandaloneSystem system = StandaloneSystem.start(settings)) {
+            WebTestClient http = client(system);
+
+            http.get().uri("/health").exchange()
+                    .expectStatus().isOk()
+                    .expectBody().jsonPath("$.ok").isEqualTo(true).jsonPath("$.service").isEqualTo("gateway");
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> http.get().uri("/api/v1/flows").exchange()
+                    .expectStatus().isOk()
+                    .expectBody()
+                    .jsonPath("$.flows.length()").isEqualTo(5)
+                    .jsonPath("$.flows[?(@.id == 'storefront_order')].publishedVersion").isEqualTo(1));
+
+            orderId = (String) http.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(STOREFRONT_ORDER).exchange()
+                    .expectStatus().isEqualTo(HttpStatus.CREATED)
+                    .expectHeader().exists("Location")
+                    .expectBody(Map.class).returnResult().getResponseBody().get("orderId");
+            assertThat(orderId).startsWith("ord_");
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> http.get().uri("/api/v1/orders/" + orderId)
+                    .exchange()
+                    .expectStatus().isOk()
+                    .expectBody().jsonPath("$.status").isEqualTo("completed"));
+
+            http.get().uri("/api/v1/orders/" + orderId).exchange()
+                    .expectBody()
+                    .jsonPath("$.orderId").isEqualTo(orderId)
+                    .jsonPath("$.flow.flowId").isEqualTo("storefront_order")
+                    .jsonPath("$.order.total").isNumber()
+                    .jsonPath("$.nodes").isNotEmpty()
+                    .jsonPath("$.edges").isNotEmpty()
+                    .jsonPath("$.timeline").isNotEmpty()
+                    .jsonPath("$.generation").isEqualTo(1);
+
+            http.get().uri("/api/v1/orders/ord_does_not_exist").exchange().expectStatus().isNotFound();
+        }
+
+        try (StandaloneSystem restarted = StandaloneSystem.start(settings)) {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> client(restarted).get()
+                    .uri("/api/v1/orders/" + orderId).exchange()
+                    .expectStatus().isOk()
+                    .expectBody().jsonPath("$.status").isEqualTo("completed"));
+        }
+    }
+
+    private static WebTestClient client(StandaloneSystem system) {
+        return WebTestClient.bindToServer()
+                .baseUrl("http://localhost:" + system.gatewayPort())
+                .responseTimeout(Duration.ofSeconds(15))
+                .build();
+    }
+}
