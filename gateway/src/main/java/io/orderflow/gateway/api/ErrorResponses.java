@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -35,6 +36,9 @@ public class ErrorResponses implements WebExceptionHandler {
         if (ex instanceof ApiException api) {
             return write(response, api.status(), api.body(), api.headers());
         }
+        if (tooLarge(ex)) {
+            return write(response, HttpStatus.BAD_REQUEST, ApiError.of("Request body is too large"), Map.of());
+        }
         if (ex instanceof ResponseStatusException rse) {
             HttpStatusCode code = rse.getStatusCode();
             String error = code.value() == 404 ? "Not found"
@@ -45,6 +49,15 @@ public class ErrorResponses implements WebExceptionHandler {
         }
         log.error("Unhandled error on {} {}", exchange.getRequest().getMethod(), exchange.getRequest().getPath(), ex);
         return write(response, HttpStatus.INTERNAL_SERVER_ERROR, ApiError.of("Internal error"), Map.of());
+    }
+
+    private static boolean tooLarge(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            if (t instanceof DataBufferLimitException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Mono<Void> write(ServerHttpResponse response, HttpStatusCode status, ApiError body,

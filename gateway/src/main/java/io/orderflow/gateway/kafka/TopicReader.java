@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,6 +28,8 @@ public final class TopicReader<V> implements AutoCloseable {
 
     /** Where reading starts. */
     public enum From { BEGINNING, END }
+
+    private static final Duration TOPIC_WAIT = Duration.ofSeconds(60);
 
     private final Topic<String, V> topic;
     private final From from;
@@ -55,8 +58,7 @@ public final class TopicReader<V> implements AutoCloseable {
      * is missed; then polls on its own thread.
      */
     public void start() {
-        List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        List<TopicPartition> partitions = partitions();
         consumer.assign(partitions);
         if (from == From.BEGINNING) {
             consumer.seekToBeginning(partitions);
@@ -68,6 +70,23 @@ public final class TopicReader<V> implements AutoCloseable {
         checkCaughtUp();
         running = true;
         thread = Thread.ofPlatform().name("gateway-" + topic.name() + "-reader").daemon().start(this::pollLoop);
+    }
+
+    /** The topic's partitions, waiting (bounded) for a topic that the launcher or compose has not created yet. */
+    private List<TopicPartition> partitions() {
+        long deadline = System.nanoTime() + TOPIC_WAIT.toNanos();
+        while (true) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            if (!partitions.isEmpty()) {
+                return partitions;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Topic " + topic.name() + " does not exist");
+            }
+            log.info("Waiting for topic {} to be created", topic.name());
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+        }
     }
 
     /** Completes once every record that existed at {@link #start()} has been handled. */

@@ -1,0 +1,42 @@
+package io.orderflow.gateway.caller;
+
+import io.orderflow.gateway.api.ApiException;
+import io.orderflow.schemas.commands.Caller;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/** The one place a route asks for its caller and the role it needs. */
+@Component
+public class Access {
+
+    private final CallerResolver resolver;
+
+    public Access(CallerResolver resolver) {
+        this.resolver = resolver;
+    }
+
+    /** The caller, or 403 when their role is below {@code needed}. */
+    public Mono<Caller> require(ServerWebExchange exchange, Role needed) {
+        return resolver.resolve(exchange).flatMap(caller -> Role.of(caller.role()).covers(needed)
+                ? Mono.just(caller)
+                : Mono.error(ApiException.forbidden("This needs the " + label(needed) + " role.")));
+    }
+
+    /**
+     * The decider recorded for an approval: the caller's identity, except for the shared password and an open
+     * deployment, where the body's {@code by} is honoured and defaults to {@code api}.
+     */
+    public static String decider(Caller caller, String requestedBy) {
+        boolean anonymous = "open".equals(caller.kind()) || "password".equals(caller.kind());
+        if (anonymous || caller.identity() == null) {
+            return requestedBy == null || requestedBy.isBlank() ? "api" : requestedBy;
+        }
+        return caller.identity();
+    }
+
+    private static String label(Role role) {
+        String name = role.name().toLowerCase(java.util.Locale.ROOT);
+        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    }
+}

@@ -1,0 +1,119 @@
+package io.orderflow.gateway.commands;
+
+import io.orderflow.gateway.GatewayProperties;
+import io.orderflow.gateway.api.ApiException;
+import io.orderflow.gateway.kafka.KafkaSettings;
+import io.orderflow.gateway.kafka.TopicReader;
+import io.orderflow.schemas.commands.Caller;
+import io.orderflow.schemas.commands.CommandEnvelope;
+import io.orderflow.schemas.commands.CommandReply;
+import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.topics.Topics;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * Request/reply with the order's agent: sends a {@link CommandEnvelope} on {@code order-commands} (keyed by order id)
+ * and completes with the {@link CommandReply} that comes back on {@code command-replies} keyed by this gateway's
+ * instance id. One reader of {@code command-replies} serves every pending request of the instance.
+ */
+@Component
+public class CommandBus implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(CommandBus.class);
+
+    private final GatewayProperties settings;
+    private final Clock clock;
+    private final KafkaProducer<String, CommandEnvelope> producer;
+    private final TopicReader<CommandReply> replies;
+    private final Map<String, CompletableFuture<CommandReply>> pending = new ConcurrentHashMap<>();
+    private volatile boolean running;
+
+    public CommandBus(KafkaSettings kafka, GatewayProperties settings) {
+        this.settings = settings;
+        this.clock = Clock.systemUTC();
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, settings.instanceId() + "-commands");
+        this.producer = new KafkaProducer<>(props, Topics.ORDER_COMMANDS.keySerde().serializer(),
+                Topics.ORDER_COMMANDS.valueSerde().serializer());
+        this.replies = new TopicReader<>(kafka.bootstrapServers(), Topics.COMMAND_REPLIES, TopicReader.From.END,
+                this::onReply);
+    }
+
+    /** Sends {@code command} and answers with its reply, or 503 when none arrives within the reply timeout. */
+    public Mono<CommandReply> send(OrderCommand command, Caller caller) {
+        return Mono.defer(() -> {
+            String correlationId = UUID.randomUUID().toString();
+            CompletableFuture<CommandReply> reply = new CompletableFuture<>();
+            pending.put(correlationId, reply);
+            CommandEnvelope envelope = new CommandEnvelope(correlationId, settings.instanceId(), clock.millis(),
+                    caller, command);
+            producer.send(new ProducerRecord<>(Topics.ORDER_COMMANDS.name(), command.orderId(), envelope),
+                    (metadata, error) -> {
+                        if (error != null) {
+                            log.warn("Could not send a command for {}", command.orderId(), error);
+                            reply.completeExceptionally(ApiException.unavailable(
+                                    "The order processor could not be reached; retry later"));
+                        }
+                    });
+            return Mono.fromFuture(reply, false)
+                    .timeout(settings.replyTimeout())
+                    .onErrorMap(TimeoutException.class, e -> ApiException.unavailable(
+                            "The order processor did not answer in time; the command may still apply, "
+                                    + "so retry with an Idempotency-Key"))
+                    .doFinally(signal -> pending.remove(correlationId));
+        });
+    }
+
+    private void onReply(ConsumerRecord<String, CommandReply> record) {
+        if (!settings.instanceId().equals(record.key()) || record.value() == null) {
+            return; // another gateway instance's reply
+        }
+        CompletableFuture<CommandReply> waiting = pending.remove(record.value().correlationId());
+        if (waiting != null) {
+            waiting.complete(record.value());
+        }
+    }
+
+    @Override
+    public void start() {
+        replies.start();
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        replies.close();
+        producer.close();
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Before the web server opens its port, so no reply can be missed. */
+    @Override
+    public int getPhase() {
+        return 0;
+    }
+}

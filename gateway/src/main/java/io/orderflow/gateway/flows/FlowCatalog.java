@@ -1,0 +1,98 @@
+package io.orderflow.gateway.flows;
+
+import io.orderflow.gateway.api.ApiException;
+import io.orderflow.gateway.kafka.KafkaSettings;
+import io.orderflow.gateway.kafka.TopicReader;
+import io.orderflow.schemas.flows.FlowRecord;
+import io.orderflow.schemas.flows.FlowVersion;
+import io.orderflow.schemas.topics.Topics;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * The gateway's view of the compacted {@code flows} topic: read from the beginning at start, then kept up to date.
+ * Answers only once the view has caught up with what the topic held at start.
+ */
+@Component
+public class FlowCatalog implements SmartLifecycle {
+
+    private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(10);
+
+    private final Map<String, FlowRecord> flows = new ConcurrentHashMap<>();
+    private final TopicReader<FlowRecord> reader;
+    private volatile boolean running;
+
+    public FlowCatalog(KafkaSettings kafka) {
+        this.reader = new TopicReader<>(kafka.bootstrapServers(), Topics.FLOWS, TopicReader.From.BEGINNING, this::apply);
+    }
+
+    private void apply(ConsumerRecord<String, FlowRecord> record) {
+        if (record.value() == null) {
+            flows.remove(record.key());
+        } else {
+            flows.put(record.key(), record.value());
+        }
+    }
+
+    /** Every flow, most recently updated first. */
+    public Mono<List<FlowRecord>> all() {
+        return loaded().then(Mono.fromSupplier(() -> flows.values().stream()
+                .sorted(Comparator.comparingLong(FlowRecord::updatedAt).reversed()
+                        .thenComparing(FlowRecord::id))
+                .toList()));
+    }
+
+    /**
+     * The pinned version to start an order on: 404 for an unknown flow or version, 409 when the flow has never been
+     * published and no version was asked for.
+     */
+    public Mono<FlowVersion> resolve(String flowId, Integer version) {
+        return loaded().then(Mono.fromCallable(() -> {
+            FlowRecord flow = flows.get(flowId);
+            if (flow == null) {
+                throw ApiException.notFound("Flow " + flowId + " not found");
+            }
+            if (version == null && flow.publishedVersion() == null) {
+                throw ApiException.conflict("Flow " + flowId + " has no published version");
+            }
+            return flow.resolve(version).orElseThrow(
+                    () -> ApiException.notFound("Flow " + flowId + " has no version " + version));
+        }));
+    }
+
+    private Mono<Void> loaded() {
+        return Mono.fromFuture(reader.caughtUp(), false).timeout(LOAD_TIMEOUT)
+                .onErrorMap(TimeoutException.class, e -> ApiException.unavailable("Flows are still loading"));
+    }
+
+    @Override
+    public void start() {
+        reader.start();
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        reader.close();
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Before the web server opens its port. */
+    @Override
+    public int getPhase() {
+        return 0;
+    }
+}

@@ -1,0 +1,47 @@
+package io.orderflow.gateway.flows;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.orderflow.gateway.caller.Access;
+import io.orderflow.gateway.caller.Role;
+import io.orderflow.schemas.flows.FlowRecord;
+import io.orderflow.schemas.model.OrderType;
+import java.util.List;
+import io.swagger.v3.oas.annotations.Operation;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+@RestController
+class FlowsController {
+
+    /** A flow as the API lists it; {@code publishedVersion} is {@code null} until the first publish. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Flow(String id, String name, String description, OrderType orderType, Integer publishedVersion,
+                long updatedAt, int nodeCount) {
+
+        static Flow of(FlowRecord record) {
+            return new Flow(record.id(), record.name(), record.description(), record.orderType(),
+                    record.publishedVersion(), record.updatedAt(), record.nodeCount());
+        }
+    }
+
+    record Flows(List<Flow> flows) {
+    }
+
+    private final FlowCatalog catalog;
+    private final Access access;
+
+    FlowsController(FlowCatalog catalog, Access access) {
+        this.catalog = catalog;
+        this.access = access;
+    }
+
+    @Operation(operationId = "listFlows")
+    @GetMapping("/api/v1/flows")
+    Mono<Flows> list(ServerWebExchange exchange) {
+        return access.require(exchange, Role.VIEWER)
+                .then(catalog.all())
+                .map(all -> new Flows(all.stream().map(Flow::of).toList()));
+    }
+}

@@ -1,0 +1,108 @@
+package io.orderflow.gateway.openapi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderflow.gateway.validation.RequestSchema;
+import io.orderflow.schemas.json.Json;
+import io.swagger.v3.core.util.Json31;
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.parameters.RequestBody;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The published OpenAPI 3.1 document ({@code GET /api/v1/openapi.json}). Request bodies are the very
+ * {@link RequestSchema}s the handlers validate with; responses are described from {@code openapi/responses.json}
+ * as the spec gives them.
+ */
+@Configuration
+class OpenApiDocument {
+
+    private static final String JSON = "application/json";
+    private static final Map<String, RequestSchema> REQUEST_BODIES = Map.of(
+            "startOrder", RequestSchema.START_ORDER,
+            "deliverEvent", RequestSchema.DELIVER_EVENT,
+            "decideApproval", RequestSchema.DECIDE_APPROVAL,
+            "cancelOrder", RequestSchema.CANCEL_ORDER);
+
+    /** Swagger's own mapper for OpenAPI 3.1 models (Jackson 2, inside swagger-core). */
+    private final ObjectMapper swagger = Json31.mapper();
+
+    @Bean
+    OpenApiCustomizer orderflowDocument() {
+        JsonNode responses = readResource("/io/orderflow/gateway/openapi/responses.json");
+        return openApi -> {
+            openApi.info(new Info().title("Order workflow service").version("v1")
+                    .description("Start, list, read, advance and cancel orders on published flows."));
+            Components components = openApi.getComponents() == null ? new Components() : openApi.getComponents();
+            openApi.components(components);
+            responses.get("components").properties().forEach(e -> components.addSchemas(e.getKey(), schema(e.getValue())));
+            for (RequestSchema request : RequestSchema.values()) {
+                ObjectNode tree = (ObjectNode) request.schema();
+                tree.remove("$schema"); // components of an OpenAPI 3.1 document are JSON Schema 2020-12 already
+                components.addSchemas(request.componentName(), schema(tree));
+            }
+            openApi.getPaths().values().forEach(path -> path.readOperations()
+                    .forEach(op -> describe(op, responses.get("operations").get(op.getOperationId()))));
+        };
+    }
+
+    private void describe(Operation operation, JsonNode responses) {
+        RequestSchema request = REQUEST_BODIES.get(operation.getOperationId());
+        if (request != null) {
+            operation.requestBody(new RequestBody()
+                    .required(request != RequestSchema.CANCEL_ORDER)
+                    .content(json(ref(request.componentName()))));
+        }
+        if (responses == null) {
+            return;
+        }
+        ApiResponses described = new ApiResponses();
+        responses.properties().forEach(e -> {
+            JsonNode schema = e.getValue().get("schema");
+            described.addApiResponse(e.getKey(), new ApiResponse()
+                    .description(e.getValue().get("description").asText())
+                    .content(json(schema != null ? schema(schema) : ref("Error"))));
+        });
+        operation.responses(described);
+    }
+
+    private Schema<?> schema(Object tree) {
+        try {
+            return swagger.readValue(tree instanceof tools.jackson.databind.JsonNode node ? Json.write(node)
+                    : swagger.writeValueAsString(tree), Schema.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Schema<?> ref(String component) {
+        return new Schema<>().$ref("#/components/schemas/" + component);
+    }
+
+    private static Content json(Schema<?> schema) {
+        return new Content().addMediaType(JSON, new MediaType().schema(schema));
+    }
+
+    private JsonNode readResource(String name) {
+        try (InputStream in = OpenApiDocument.class.getResourceAsStream(name)) {
+            return swagger.readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

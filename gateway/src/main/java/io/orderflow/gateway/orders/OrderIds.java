@@ -1,0 +1,50 @@
+package io.orderflow.gateway.orders;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
+
+/**
+ * Order ids ({@code ord_<id>}). With an {@code Idempotency-Key} the id is derived from the key, so racing repeats
+ * land on the same Kafka key, partition and store entry, where the processor decides them one after the other.
+ */
+public final class OrderIds {
+
+    /** What an order id may look like; anything else cannot name an order. */
+    public static final Pattern SHAPE = Pattern.compile("ord_[A-Za-z0-9_-]{1,64}");
+
+    private static final int ID_HEX_CHARS = 24;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private OrderIds() {
+    }
+
+    public static String fromIdempotencyKey(String key) {
+        return "ord_" + sha256Hex(key).substring(0, ID_HEX_CHARS);
+    }
+
+    public static String random() {
+        byte[] bytes = new byte[ID_HEX_CHARS / 2];
+        RANDOM.nextBytes(bytes);
+        return "ord_" + HexFormat.of().formatHex(bytes);
+    }
+
+    public static boolean isOrderId(String id) {
+        return id != null && SHAPE.matcher(id).matches();
+    }
+
+    static String sha256Hex(String text) {
+        return sha256Hex(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String sha256Hex(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is always present", e);
+        }
+    }
+}

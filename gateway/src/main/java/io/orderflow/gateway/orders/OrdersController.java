@@ -1,0 +1,199 @@
+package io.orderflow.gateway.orders;
+
+import io.orderflow.gateway.api.ApiException;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.orderflow.gateway.caller.Access;
+import io.orderflow.gateway.caller.Role;
+import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.flows.FlowCatalog;
+import io.orderflow.gateway.validation.RequestSchema;
+import io.orderflow.gateway.validation.RequestValidator;
+import io.orderflow.schemas.commands.CommandReply;
+import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.OrderType;
+import java.net.URI;
+import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The order routes. Writes validate, then become one command to the order's agent, answered with its reply as it is;
+ * reads are interactive queries to the processor. Nothing invalid reaches Kafka.
+ */
+@RestController
+@RequestMapping("/api/v1/orders")
+class OrdersController {
+
+    static final int IDEMPOTENCY_KEY_MAX = 255;
+    static final int LIST_MAX = 200;
+    static final String DEFAULT_CANCEL_REASON = "Cancelled via API";
+
+    private final Access access;
+    private final RequestValidator validator;
+    private final FlowCatalog flows;
+    private final CommandBus commands;
+    private final ProcessorClient processor;
+
+    OrdersController(Access access, RequestValidator validator, FlowCatalog flows, CommandBus commands,
+                     ProcessorClient processor) {
+        this.access = access;
+        this.validator = validator;
+        this.flows = flows;
+        this.commands = commands;
+        this.processor = processor;
+    }
+
+    @Operation(operationId = "startOrder")
+    @PostMapping
+    Mono<ResponseEntity<JsonNode>> start(@Parameter(description = "makes retries safe: a repeat answers 200 with the "
+                                                 + "same order", schema = @Schema(maxLength = IDEMPOTENCY_KEY_MAX))
+                                         @RequestHeader(name = "Idempotency-Key", required = false) String key,
+                                         @RequestBody(required = false) String body, ServerWebExchange exchange) {
+        return access.require(exchange, Role.OPERATOR).flatMap(caller -> {
+            StartRequest request = StartRequest.of(validator.validate(RequestSchema.START_ORDER, body));
+            checkIdempotencyKey(key);
+            String orderId = key == null ? OrderIds.random() : OrderIds.fromIdempotencyKey(key);
+            return flows.resolve(request.flowId(), request.version())
+                    .flatMap(flow -> commands.send(request.command(orderId, flow, key != null), caller));
+        }).map(reply -> answer(reply, reply.status() == HttpStatus.CREATED.value()
+                ? URI.create("/api/v1/orders/" + reply.orderId()) : null));
+    }
+
+    @Operation(operationId = "listOrders")
+    @GetMapping
+    Mono<ResponseEntity<String>> list(@Parameter(schema = @Schema(allowableValues = {"purchase_request", "b2b_order",
+                                              "reorder", "subscription", "storefront_order"}))
+                                      @RequestParam(required = false) String type,
+                                      @Parameter(schema = @Schema(allowableValues = {"queued", "running", "waiting",
+                                              "completed", "declined", "cancelled", "failed", "rolled_back"}))
+                                      @RequestParam(required = false) String status,
+                                      @Parameter(description = "matches the order id, the title or the customer id")
+                                      @RequestParam(required = false) String q, ServerWebExchange exchange) {
+        return access.require(exchange, Role.VIEWER)
+                .doOnNext(caller -> checkFilters(type, status))
+                .then(processor.get(uri -> uri.path("/internal/orders")
+                        .queryParamIfPresent("type", Optional.ofNullable(type))
+                        .queryParamIfPresent("status", Optional.ofNullable(status))
+                        .queryParamIfPresent("q", Optional.ofNullable(q))
+                        .queryParam("limit", LIST_MAX)
+                        .build()))
+                .map(OrdersController::capList);
+    }
+
+    @Operation(operationId = "getOrder")
+    @GetMapping("/{id}")
+    Mono<ResponseEntity<String>> get(@PathVariable String id, ServerWebExchange exchange) {
+        return access.require(exchange, Role.VIEWER)
+                .then(Mono.fromRunnable(() -> requireOrderId(id)))
+                .then(processor.get(uri -> uri.path("/internal/orders/{id}").build(id)));
+    }
+
+    @Operation(operationId = "deliverEvent")
+    @PostMapping("/{id}/events")
+    Mono<ResponseEntity<JsonNode>> deliver(@PathVariable String id, @RequestBody(required = false) String body,
+                                           ServerWebExchange exchange) {
+        return access.require(exchange, Role.OPERATOR).flatMap(caller -> {
+            JsonNode request = validator.validate(RequestSchema.DELIVER_EVENT, body);
+            requireOrderId(id);
+            JsonNode payload = request.has("payload") ? request.get("payload") : Json.object();
+            return commands.send(new OrderCommand.DeliverEvent(id, request.get("event").asString(), payload), caller);
+        }).map(reply -> answer(reply, null));
+    }
+
+    @Operation(operationId = "decideApproval")
+    @PostMapping("/{id}/approvals/{nodeId}")
+    Mono<ResponseEntity<JsonNode>> decide(@PathVariable String id, @PathVariable String nodeId,
+                                          @RequestBody(required = false) String body, ServerWebExchange exchange) {
+        return access.require(exchange, Role.APPROVER).flatMap(caller -> {
+            JsonNode request = validator.validate(RequestSchema.DECIDE_APPROVAL, body);
+            requireOrderId(id);
+            String by = Access.decider(caller, text(request, "by"));
+            return commands.send(new OrderCommand.DecideApproval(id, nodeId, request.get("decision").asString(), by,
+                    text(request, "note")), caller);
+        }).map(reply -> answer(reply, null));
+    }
+
+    @Operation(operationId = "cancelOrder")
+    @PostMapping("/{id}/cancel")
+    Mono<ResponseEntity<JsonNode>> cancel(@PathVariable String id, @RequestBody(required = false) String body,
+                                          ServerWebExchange exchange) {
+        return access.require(exchange, Role.OPERATOR).flatMap(caller -> {
+            JsonNode request = validator.validate(RequestSchema.CANCEL_ORDER, body);
+            requireOrderId(id);
+            String reason = text(request, "reason");
+            return commands.send(new OrderCommand.CancelOrder(id,
+                    reason == null || reason.isBlank() ? DEFAULT_CANCEL_REASON : reason), caller);
+        }).map(reply -> answer(reply, null));
+    }
+
+    /** The processor's reply as the HTTP answer: its status and body as they are. */
+    private static ResponseEntity<JsonNode> answer(CommandReply reply, URI location) {
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(reply.status());
+        if (location != null) {
+            response.location(location);
+        }
+        return response.body(reply.body() == null ? Json.object() : reply.body());
+    }
+
+    private static void checkFilters(String type, String status) {
+        if (type != null && OrderType.fromWire(type) == null) {
+            throw ApiException.badRequest("Unknown order type '" + type + "'");
+        }
+        if (status != null && OrderStatus.fromWire(status) == null) {
+            throw ApiException.badRequest("Unknown order status '" + status + "'");
+        }
+    }
+
+    private static void checkIdempotencyKey(String key) {
+        if (key != null && (key.isEmpty() || key.length() > IDEMPOTENCY_KEY_MAX)) {
+            throw ApiException.badRequest("Idempotency-Key must be 1 to " + IDEMPOTENCY_KEY_MAX + " characters");
+        }
+    }
+
+    /** An id that cannot name an order is answered like an unknown one, without asking anybody. */
+    private static void requireOrderId(String id) {
+        if (!OrderIds.isOrderId(id)) {
+            throw ApiException.notFound("Order " + id + " not found");
+        }
+    }
+
+    /** At most {@value #LIST_MAX} rows, whatever the processor sent. */
+    private static ResponseEntity<String> capList(ResponseEntity<String> response) {
+        if (!response.getStatusCode().is2xxSuccessful() || response.getBody() == null) {
+            return response;
+        }
+        JsonNode body = Json.MAPPER.readTree(response.getBody());
+        if (body.get("orders") instanceof ArrayNode rows && rows.size() > LIST_MAX) {
+            ArrayNode capped = Json.MAPPER.createArrayNode();
+            for (int i = 0; i < LIST_MAX; i++) {
+                capped.add(rows.get(i));
+            }
+            ((ObjectNode) body).set("orders", capped);
+            return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
+                    .body(Json.write(body));
+        }
+        return response;
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asString();
+    }
+}

@@ -1,0 +1,124 @@
+package io.orderflow.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.harrel.jsonschema.Validator;
+import dev.harrel.jsonschema.ValidatorFactory;
+import dev.harrel.jsonschema.providers.GsonNode;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.http.MediaType;
+
+/**
+ * The published OpenAPI document and the handlers agree: every sample body is accepted or rejected alike by the
+ * handler (networknt) and by an independent JSON Schema 2020-12 validator (dev.harrel) run over the document.
+ */
+class OpenApiAgreementTest extends GatewayIntegrationTest {
+
+    private static final String START = "/api/v1/orders";
+    private static final String EVENTS = "/api/v1/orders/ord_agreement/events";
+    private static final String DECIDE = "/api/v1/orders/ord_agreement/approvals/approve";
+    private static final String CANCEL = "/api/v1/orders/ord_agreement/cancel";
+
+    private String document;
+
+    @BeforeEach
+    void fetchDocument() {
+        document = new String(http.get().uri("/api/v1/openapi.json").exchange().expectStatus().isOk()
+                .expectBody().returnResult().getResponseBody());
+    }
+
+    static Stream<Arguments> samples() {
+        return Stream.of(
+                // start an order
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"storefront_order\"}}", true),
+                Arguments.of(START, """
+                        {"flowId": "storefront_order", "version": 1, "vars": {"a": 1},
+                         "input": {"type": "b2b_order", "customerId": "c", "currency": "GBP", "documentText": "PO 1",
+                                   "meta": {"shipTo": "x"}, "lines": [{"sku": "A", "name": "a", "qty": 3, "unitPrice": 0}]}}""", true),
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\", \"currency\": \"JPY\"}}", false),
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\", \"lines\": [{\"sku\": \"A\", \"qty\": -1}]}}", false),
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\", \"lines\": [{\"qty\": 1}]}}", false),
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\", \"lines\": [{\"sku\": \"A\", \"qty\": 1, \"unitPrice\": \"9\"}]}}", false),
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"version\": 0, \"input\": {\"type\": \"reorder\"}}", false),
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\", \"meta\": \"m\"}}", false),
+                Arguments.of(START, "{\"flowId\": \"\", \"input\": {\"type\": \"reorder\"}}", false),
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\"}, \"extra\": 1}", false),
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\", \"documentText\": \""
+                        + "d".repeat(50_001) + "\"}}", false),
+                Arguments.of(START, "[]", false),
+                // deliver an event
+                Arguments.of(EVENTS, "{\"event\": \"payment.received\"}", true),
+                Arguments.of(EVENTS, "{\"event\": \"payment.received\", \"payload\": {\"source\": \"back-office\"}}", true),
+                Arguments.of(EVENTS, "{\"event\": \"\"}", false),
+                Arguments.of(EVENTS, "{\"event\": \"payment.received\", \"payload\": [1]}", false),
+                Arguments.of(EVENTS, "{}", false),
+                // decide an approval
+                Arguments.of(DECIDE, "{\"decision\": \"approved\"}", true),
+                Arguments.of(DECIDE, "{\"decision\": \"rejected\", \"by\": \"dana\", \"note\": \"too much\"}", true),
+                Arguments.of(DECIDE, "{\"decision\": \"escalated\"}", false),
+                Arguments.of(DECIDE, "{\"decision\": \"approved\", \"note\": 5}", false),
+                Arguments.of(DECIDE, "{}", false),
+                // cancel
+                Arguments.of(CANCEL, "{}", true),
+                Arguments.of(CANCEL, "{\"reason\": \"duplicate\"}", true),
+                Arguments.of(CANCEL, "{\"reason\": null}", false),
+                Arguments.of(CANCEL, "{\"why\": \"x\"}", false));
+    }
+
+    @ParameterizedTest
+    @MethodSource("samples")
+    void handler_and_published_schema_agree(String path, String body, boolean valid) {
+        assertThat(publishedSchemaAccepts(path, body)).as("published schema accepts").isEqualTo(valid);
+        int status = http.post().uri(path).contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange()
+                .expectBody().returnResult().getStatus().value();
+        if (valid) {
+            assertThat(status).as("handler accepts").isNotEqualTo(400);
+        } else {
+            assertThat(status).as("handler rejects").isEqualTo(400);
+        }
+    }
+
+    @Test
+    void the_document_is_openapi_3_1_and_names_every_route() {
+        JsonObject doc = JsonParser.parseString(document).getAsJsonObject();
+        assertThat(doc.get("openapi").getAsString()).startsWith("3.1");
+        assertThat(doc.getAsJsonObject("paths").keySet()).contains("/health", "/api/v1/flows", "/api/v1/orders",
+                "/api/v1/orders/{id}", "/api/v1/orders/{id}/events", "/api/v1/orders/{id}/approvals/{nodeId}",
+                "/api/v1/orders/{id}/cancel");
+        assertThat(doc.getAsJsonObject("components").getAsJsonObject("schemas").keySet()).contains(
+                "StartOrderRequest", "DeliverEventRequest", "DecideApprovalRequest", "CancelOrderRequest",
+                "Error", "Flow", "OrderIndexRow", "OrderState");
+        JsonObject start = doc.getAsJsonObject("paths").getAsJsonObject("/api/v1/orders").getAsJsonObject("post");
+        assertThat(start.getAsJsonObject("responses").keySet())
+                .containsExactlyInAnyOrder("200", "201", "400", "404", "409", "422", "503");
+        assertThat(start.getAsJsonArray("parameters").toString()).contains("Idempotency-Key");
+    }
+
+    @Test
+    void swagger_ui_is_served() {
+        http.get().uri("/api/v1/docs").exchange().expectStatus().is3xxRedirection();
+        http.get().uri("/webjars/swagger-ui/index.html").exchange().expectStatus().isOk();
+    }
+
+    /** Validates {@code body} against the request body schema of {@code POST path}, as published. */
+    private boolean publishedSchemaAccepts(String path, String body) {
+        String templated = path.replace("ord_agreement", "{id}").replace("/approve", "/{nodeId}");
+        String pointer = "#/paths/" + templated.replace("~", "~0").replace("/", "~1")
+                + "/post/requestBody/content/application~1json/schema";
+        JsonObject root = JsonParser.parseString(document).getAsJsonObject();
+        root.addProperty("$schema", "https://json-schema.org/draft/2020-12/schema");
+        root.addProperty("$id", "urn:orderflow:openapi");
+        root.addProperty("$ref", pointer);
+        Validator.Result result = new ValidatorFactory().withJsonNodeFactory(new GsonNode.Factory())
+                .validate(root.toString(), body);
+        return result.isValid();
+    }
+
+}

@@ -1,0 +1,135 @@
+package io.orderflow.gateway.testing;
+
+import io.orderflow.gateway.kafka.TopicReader;
+import io.orderflow.schemas.commands.CommandEnvelope;
+import io.orderflow.schemas.commands.CommandReply;
+import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.topics.Topics;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * TEST ONLY. A stand-in for the order-processor on the real broker, answering {@code order-commands} on
+ * {@code command-replies} exactly as the cross-service contract says, so the gateway's tests do not depend on the
+ * processor being written at the same time. It keeps orders in memory; the real end-to-end test uses the real one.
+ */
+public final class FakeProcessor implements AutoCloseable {
+
+    /** What the fake knows about one order. */
+    public record FakeOrder(String orderId, String type, String fingerprint, String status, String waitingEvent,
+                            String waitingApprovalNode, long createdAt) {
+
+        FakeOrder withStatus(String newStatus) {
+            return new FakeOrder(orderId, type, fingerprint, newStatus, null, null, createdAt);
+        }
+    }
+
+    private final Map<String, FakeOrder> orders = new ConcurrentHashMap<>();
+    private final List<CommandEnvelope> received = new CopyOnWriteArrayList<>();
+    private final Set<String> silentOrders = ConcurrentHashMap.newKeySet();
+    private final KafkaProducer<String, CommandReply> producer;
+    private final TopicReader<CommandEnvelope> commands;
+
+    public FakeProcessor(String bootstrapServers) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        producer = new KafkaProducer<>(props, Topics.COMMAND_REPLIES.keySerde().serializer(),
+                Topics.COMMAND_REPLIES.valueSerde().serializer());
+        commands = new TopicReader<>(bootstrapServers, Topics.ORDER_COMMANDS, TopicReader.From.END, this::decide);
+        commands.start();
+    }
+
+    public Map<String, FakeOrder> orders() {
+        return orders;
+    }
+
+    public List<CommandEnvelope> received() {
+        return received;
+    }
+
+    /** Commands for this order are swallowed without a reply, as if the processor were down. */
+    public void silence(String orderId) {
+        silentOrders.add(orderId);
+    }
+
+    /** Puts an order in a state the tests need (waiting for an event or an approval, or ended). */
+    public void put(FakeOrder order) {
+        orders.put(order.orderId(), order);
+    }
+
+    private void decide(ConsumerRecord<String, CommandEnvelope> record) {
+        CommandEnvelope envelope = record.value();
+        received.add(envelope);
+        if (silentOrders.contains(record.key())) {
+            return;
+        }
+        OrderCommand command = envelope.command();
+        FakeOrder order = orders.get(command.orderId());
+        ObjectNode body = Json.object();
+        int status = 200;
+        if (command instanceof OrderCommand.StartOrder start) {
+            if (order == null) {
+                orders.put(start.orderId(), new FakeOrder(start.orderId(), start.input().get("type").asString(),
+                        start.fingerprint(), "queued", null, null, System.currentTimeMillis()));
+                status = 201;
+                body.put("orderId", start.orderId());
+            } else if (order.fingerprint().equals(start.fingerprint())) {
+                body.put("orderId", start.orderId()).put("replayed", true);
+            } else {
+                status = 422;
+                body.put("error", "Idempotency-Key was already used with a different request body");
+            }
+        } else if (order == null) {
+            status = 404;
+            body.put("error", "Order " + command.orderId() + " not found");
+        } else {
+            switch (command) {
+                case OrderCommand.DeliverEvent deliver -> {
+                    boolean waiting = deliver.event().equals(order.waitingEvent());
+                    body.put("delivered", waiting);
+                    if (waiting) {
+                        body.put("nodeId", "wait_payment");
+                        orders.put(order.orderId(), order.withStatus("running"));
+                    }
+                }
+                case OrderCommand.DecideApproval decide -> {
+                    if (decide.nodeId().equals(order.waitingApprovalNode())) {
+                        body.put("ok", true);
+                        orders.put(order.orderId(), order.withStatus("running"));
+                    } else {
+                        status = 409;
+                        body.put("error", "That node is not waiting for an approval.");
+                    }
+                }
+                case OrderCommand.CancelOrder cancel -> {
+                    if (Set.of("completed", "declined", "cancelled", "failed", "rolled_back").contains(order.status())) {
+                        body.put("ok", false).put("status", order.status());
+                    } else {
+                        orders.put(order.orderId(), order.withStatus("cancelled"));
+                        body.put("ok", true);
+                    }
+                }
+                case OrderCommand.StartOrder start -> throw new IllegalStateException("handled above");
+            }
+        }
+        producer.send(new ProducerRecord<>(Topics.COMMAND_REPLIES.name(), envelope.replyTo(),
+                new CommandReply(envelope.correlationId(), command.orderId(), status, body)));
+    }
+
+    @Override
+    public void close() {
+        commands.close();
+        producer.close();
+    }
+}

@@ -1,0 +1,112 @@
+package io.orderflow.gateway.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.orderflow.schemas.json.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * TEST ONLY. A stand-in for the processor's internal query API ({@code /internal/orders...}) over the
+ * {@link FakeProcessor}'s orders, on a local HTTP server.
+ */
+public final class FakeQueryApi implements AutoCloseable {
+
+    private final HttpServer server;
+    private final FakeProcessor processor;
+    private final AtomicReference<String> lastListQuery = new AtomicReference<>();
+    private volatile int extraRows;
+
+    public FakeQueryApi(FakeProcessor processor) {
+        this.processor = processor;
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/internal/orders", this::handle);
+        server.start();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** The raw query string of the last list request. */
+    public String lastListQuery() {
+        return lastListQuery.get();
+    }
+
+    /** Makes the list answer this many extra made-up rows, ignoring its limit, to prove the gateway's cap. */
+    public void answerExtraRows(int rows) {
+        extraRows = rows;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        if (path.equals("/internal/orders")) {
+            lastListQuery.set(exchange.getRequestURI().getRawQuery());
+            respond(exchange, 200, list(query(exchange.getRequestURI().getRawQuery())));
+            return;
+        }
+        String id = path.substring("/internal/orders/".length());
+        FakeProcessor.FakeOrder order = processor.orders().get(id);
+        if (order == null) {
+            respond(exchange, 404, Json.object().put("error", "Order " + id + " not found"));
+        } else {
+            ObjectNode state = Json.object().put("orderId", id).put("status", order.status());
+            state.putObject("order").put("id", id).put("type", order.type());
+            respond(exchange, 200, state);
+        }
+    }
+
+    private ObjectNode list(Map<String, String> query) {
+        ObjectNode body = Json.object();
+        ArrayNode rows = body.putArray("orders");
+        processor.orders().values().stream()
+                .filter(o -> !query.containsKey("type") || o.type().equals(query.get("type")))
+                .filter(o -> !query.containsKey("status") || o.status().equals(query.get("status")))
+                .filter(o -> !query.containsKey("q") || o.orderId().contains(query.get("q")))
+                .sorted(Comparator.comparingLong(FakeProcessor.FakeOrder::createdAt).reversed())
+                .limit(Integer.parseInt(query.getOrDefault("limit", "200")))
+                .forEach(o -> rows.addObject().put("id", o.orderId()).put("type", o.type()).put("status", o.status())
+                        .put("createdAt", o.createdAt()));
+        for (int i = 0; i < extraRows; i++) {
+            rows.addObject().put("id", "ord_extra" + i).put("type", "reorder").put("status", "queued");
+        }
+        return body;
+    }
+
+    private static Map<String, String> query(String raw) {
+        if (raw == null || raw.isEmpty()) {
+            return Map.of();
+        }
+        Function<String, String> decode = s -> URLDecoder.decode(s, StandardCharsets.UTF_8);
+        return Arrays.stream(raw.split("&")).map(p -> p.split("=", 2))
+                .collect(Collectors.toMap(p -> decode.apply(p[0]), p -> p.length > 1 ? decode.apply(p[1]) : ""));
+    }
+
+    private static void respond(HttpExchange exchange, int status, ObjectNode body) throws IOException {
+        byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
