@@ -1,0 +1,53 @@
+package io.orderflow.runner;
+
+import io.orderflow.runner.connectors.Connectors;
+import io.orderflow.runner.flows.FlowPublisher;
+import io.orderflow.runner.flows.FlowValidator;
+import io.orderflow.runner.money.Money;
+import io.orderflow.runner.nodes.NodeCatalogue;
+import io.orderflow.runner.replenishment.Replenishment;
+import io.orderflow.runner.run.RunEngine;
+import io.orderflow.runner.run.RunSettings;
+import java.time.Clock;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.EnableScheduling;
+
+/** Wires the plain-Java engine, catalogue and connectors; the Streams lifecycle lives in {@link RunnerStreams}. */
+@Configuration(proxyBeanMethods = false)
+@EnableScheduling
+public class RunnerConfiguration {
+
+    @Bean
+    Clock runnerClock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    NodeCatalogue nodeCatalogue() {
+        return NodeCatalogue.standard();
+    }
+
+    @Bean
+    Connectors connectors() {
+        return Connectors.mock();
+    }
+
+    @Bean
+    Replenishment replenishment(Connectors connectors) {
+        return new Replenishment(connectors.inventory());
+    }
+
+    @Bean
+    RunEngine runEngine(NodeCatalogue catalogue, Connectors connectors, Clock runnerClock,
+                        RunnerProperties properties) {
+        RunnerProperties.Runner runner = properties.runner();
+        return new RunEngine(catalogue, connectors, Money.seeded(), runnerClock,
+                new RunSettings(properties.timeScale(), runner.maxSteps(), runner.stepsPerTask()));
+    }
+
+    @Bean
+    FlowPublisher flowPublisher(NodeCatalogue catalogue, Clock runnerClock, RunnerProperties properties) {
+        return new FlowPublisher(properties.kafka().bootstrapServers(), new FlowValidator(catalogue), runnerClock);
+    }
+}

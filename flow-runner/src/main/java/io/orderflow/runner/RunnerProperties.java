@@ -1,0 +1,26 @@
+package io.orderflow.runner;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/** The flow-runner's settings, under {@code orderflow.*} (see {@code flow-runner.yaml}). */
+@ConfigurationProperties("orderflow")
+public record RunnerProperties(Kafka kafka, @DefaultValue("./data") String dataDir,
+                               @DefaultValue("1440") long timeScale, Streams streams, Runner runner) {
+
+    public record Kafka(@DefaultValue("localhost:9092") String bootstrapServers) {
+    }
+
+    /** Kafka Streams application id and state directory. */
+    public record Streams(@DefaultValue("orderflow-flow-runner") String applicationId, String stateDir) {
+    }
+
+    /**
+     * @param maxSteps     node executions per instance before continuing as a new instance
+     * @param stepsPerTask node executions per task before handing the rest on as an Advance task
+     * @param seedFlows    publish the built-in flows that the flows topic lacks at start
+     */
+    public record Runner(@DefaultValue("10000") long maxSteps, @DefaultValue("50") int stepsPerTask,
+                         @DefaultValue("true") boolean seedFlows) {
+    }
+}

@@ -1,0 +1,55 @@
+package io.orderflow.runner.replenishment;
+
+import io.orderflow.runner.RunnerProperties;
+import io.orderflow.runner.flows.FlowPublisher;
+import io.orderflow.schemas.topics.Topics;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/** Fires the replenishment run daily at 06:00 (cron {@code 0 6 * * *}; Spring's six-field form below). */
+@Component
+public class ReplenishmentJob {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplenishmentJob.class);
+
+    private final Replenishment replenishment;
+    private final FlowPublisher flows;
+    private final RunnerProperties properties;
+    private final Clock clock;
+
+    public ReplenishmentJob(Replenishment replenishment, FlowPublisher flows, RunnerProperties properties,
+                            Clock clock) {
+        this.replenishment = replenishment;
+        this.flows = flows;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    @Scheduled(cron = "${orderflow.runner.replenishment-cron:0 0 6 * * *}",
+            zone = "${orderflow.runner.replenishment-zone:UTC}")
+    public void run() {
+        var envelope = replenishment.plan(LocalDate.now(clock), flows.readAll().get("reorder"), clock.millis());
+        if (envelope.isEmpty()) {
+            log.info("Replenishment: nothing below its reorder point");
+            return;
+        }
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers());
+        try (var producer = new KafkaProducer<>(props, Topics.ORDER_COMMANDS.keySerde().serializer(),
+                Topics.ORDER_COMMANDS.valueSerde().serializer())) {
+            var command = envelope.get().command();
+            producer.send(new ProducerRecord<>(Topics.ORDER_COMMANDS.name(), command.orderId(), envelope.get())).get();
+            log.info("Replenishment: started {}", command.orderId());
+        } catch (Exception e) {
+            log.error("Replenishment run failed", e);
+        }
+    }
+}

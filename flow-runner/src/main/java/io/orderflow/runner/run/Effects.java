@@ -1,0 +1,32 @@
+package io.orderflow.runner.run;
+
+import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.reports.RunReport;
+import io.orderflow.schemas.tasks.NodeTask;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What handling one task or timer produced, in send order: the instance to store ({@code null}: leave the store as
+ * it is), reports, events, follow-up tasks and timers to schedule.
+ */
+public record Effects(RunInstance instance, List<RunReport> reports, List<OrderEvent> events, List<NodeTask> tasks,
+                      List<RunInstance.Timer> timers) {
+
+    public static Effects none() {
+        return new Effects(null, List.of(), List.of(), List.of(), List.of());
+    }
+
+    /** Collects effects while the engine works. */
+    static final class Builder {
+        final List<RunReport> reports = new ArrayList<>();
+        final List<OrderEvent> events = new ArrayList<>();
+        final List<NodeTask> tasks = new ArrayList<>();
+        final List<RunInstance.Timer> timers = new ArrayList<>();
+
+        Effects build(RunInstance instance) {
+            return new Effects(instance, List.copyOf(reports), List.copyOf(events), List.copyOf(tasks),
+                    List.copyOf(timers));
+        }
+    }
+}

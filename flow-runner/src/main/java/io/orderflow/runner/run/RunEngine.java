@@ -1,0 +1,464 @@
+package io.orderflow.runner.run;
+
+import io.orderflow.runner.connectors.Connectors;
+import io.orderflow.runner.money.Money;
+import io.orderflow.runner.nodes.Node;
+import io.orderflow.runner.nodes.NodeCatalogue;
+import io.orderflow.runner.nodes.NodeContext;
+import io.orderflow.runner.nodes.NodeFailure;
+import io.orderflow.runner.nodes.NodeOutcome;
+import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.flows.EdgeDefinition;
+import io.orderflow.schemas.flows.NodeDefinition;
+import io.orderflow.schemas.flows.RetryPolicy;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.NodePatch;
+import io.orderflow.schemas.model.NodeStatus;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.Rollback;
+import io.orderflow.schemas.model.TimelineEntry;
+import io.orderflow.schemas.model.WaitRequest;
+import io.orderflow.schemas.reports.RunReport;
+import io.orderflow.schemas.tasks.NodeTask;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Executes run instances: plain Java, no Kafka. Given the stored instance (or none) and a task or a due timer, it
+ * mutates the instance and returns the {@link Effects} to write, which the Streams processor commits atomically.
+ */
+public final class RunEngine {
+
+    private final NodeCatalogue catalogue;
+    private final Connectors connectors;
+    private final Money money;
+    private final Clock clock;
+    private final RunSettings settings;
+
+    public RunEngine(NodeCatalogue catalogue, Connectors connectors, Money money, Clock clock, RunSettings settings) {
+        this.catalogue = catalogue;
+        this.connectors = connectors;
+        this.money = money;
+        this.clock = clock;
+        this.settings = settings;
+    }
+
+    /** The engine's clock, in epoch milliseconds (timers are due against it). */
+    public long now() {
+        return clock.millis();
+    }
+
+    /** Handles one task from {@code node-tasks}; {@code current} is the stored instance of the order, if any. */
+    public Effects handle(RunInstance current, NodeTask task) {
+        Effects.Builder fx = new Effects.Builder();
+        return switch (task) {
+            case NodeTask.StartRun start -> {
+                if (current != null && current.instanceId.equals(start.instanceId())) {
+                    yield Effects.none(); // a repeated start of the same instance
+                }
+                RunInstance instance = start(start);
+                progress(instance, fx);
+                advance(instance, fx);
+                yield fx.build(instance);
+            }
+            case NodeTask.Advance advance -> {
+                if (!matches(current, advance.instanceId()) || current.state != RunInstance.State.RUNNING) {
+                    yield Effects.none();
+                }
+                advance(current, fx);
+                yield fx.build(current);
+            }
+            case NodeTask.ResumeNode resume -> {
+                if (!matches(current, resume.instanceId()) || current.state != RunInstance.State.WAITING
+                        || !resume.nodeId().equals(current.waitingNode)) {
+                    yield Effects.none();
+                }
+                resume(current, resume, fx);
+                yield fx.build(current);
+            }
+            case NodeTask.TerminateRun terminate -> {
+                if (!matches(current, terminate.instanceId()) || current.state == RunInstance.State.TERMINATED) {
+                    yield Effects.none();
+                }
+                terminate(current, fx);
+                yield fx.build(current);
+            }
+            case NodeTask.QueryInstance query -> {
+                fx.reports.add(status(current, query));
+                yield fx.build(null);
+            }
+        };
+    }
+
+    /** Handles a due timer; stale timers (the instance moved on) do nothing. */
+    public Effects fire(RunInstance current, RunInstance.Timer timer) {
+        if (!matches(current, timer.instanceId()) || !timer.equals(current.timer)) {
+            return Effects.none();
+        }
+        Effects.Builder fx = new Effects.Builder();
+        current.timer = null;
+        current.state = RunInstance.State.RUNNING;
+        if (timer.kind().equals("retry")) {
+            current.ready.addFirst(timer.nodeId());
+        } else {
+            NodeDefinition definition = current.node(timer.nodeId());
+            NodeOutcome outcome = catalogue.get(definition.type()).execute(context(current, definition, 1));
+            if (outcome instanceof NodeOutcome.Sleep sleep) {
+                finished(current, definition, sleep.done(), null, fx);
+            }
+        }
+        advance(current, fx);
+        return fx.build(current);
+    }
+
+    private static boolean matches(RunInstance current, String instanceId) {
+        return current != null && current.instanceId.equals(instanceId) && !current.ended();
+    }
+
+    private RunInstance start(NodeTask.StartRun start) {
+        RunInstance instance = new RunInstance();
+        instance.orderId = start.orderId();
+        instance.instanceId = start.instanceId();
+        instance.generation = 1;
+        instance.flow = start.flow();
+        instance.order = start.order() instanceof ObjectNode o ? o.deepCopy() : Json.object();
+        instance.vars = start.vars() instanceof ObjectNode v ? v.deepCopy() : Json.object();
+        instance.outputs = Json.object();
+        start.flow().graph().nodes().forEach(n -> instance.nodes.put(n.id(), NodeStatus.PENDING));
+        start.flow().graph().edges().forEach(e -> instance.edges.put(e.id(), EdgeState.PENDING));
+        instance.ready.add(start.flow().graph().nodes().getFirst().id());
+        return instance;
+    }
+
+    /** Executes ready nodes until the run waits, sleeps, ends, or the per-task budget is spent. */
+    private void advance(RunInstance instance, Effects.Builder fx) {
+        int executed = 0;
+        while (instance.state == RunInstance.State.RUNNING && !instance.ready.isEmpty()) {
+            if (executed >= settings.stepsPerTask()) {
+                fx.tasks.add(new NodeTask.Advance(instance.orderId, instance.instanceId));
+                return;
+            }
+            if (instance.steps >= settings.maxSteps()) {
+                continueAsNew(instance, fx);
+                fx.tasks.add(new NodeTask.Advance(instance.orderId, instance.instanceId));
+                return;
+            }
+            execute(instance, instance.ready.removeFirst(), fx);
+            executed++;
+        }
+    }
+
+    private void execute(RunInstance instance, String nodeId, Effects.Builder fx) {
+        NodeDefinition definition = instance.node(nodeId);
+        Node node = catalogue.get(definition.type());
+        int attempt = instance.attempts.merge(nodeId, 1, Integer::sum);
+        instance.steps++;
+        long startedAt = clock.millis();
+        instance.nodes.put(nodeId, NodeStatus.RUNNING);
+        NodeOutcome outcome;
+        try {
+            outcome = node.execute(context(instance, definition, attempt));
+        } catch (RuntimeException e) {
+            threw(instance, definition, attempt, e, startedAt, fx);
+            return;
+        }
+        switch (outcome) {
+            case NodeOutcome.Done done -> finished(instance, definition, done, startedAt, fx);
+            case NodeOutcome.Wait wait -> waiting(instance, definition, wait, fx);
+            case NodeOutcome.Sleep sleep -> {
+                instance.state = RunInstance.State.SLEEPING;
+                schedule(instance, "sleep", nodeId, clock.millis() + sleep.millis(), fx);
+                detail(instance, definition, new NodePatch(NodeStatus.RUNNING, null, null,
+                        "Sleeping " + sleep.millis() + " ms", null, null, null), null, fx);
+                progress(instance, fx);
+            }
+            case NodeOutcome.End end -> ended(instance, definition, end, fx);
+        }
+    }
+
+    private NodeContext context(RunInstance instance, NodeDefinition definition, int attempt) {
+        return new NodeContext(instance, definition, attempt, connectors, money, settings.timeScale(), clock.millis());
+    }
+
+    private void finished(RunInstance instance, NodeDefinition definition, NodeOutcome.Done done, Long startedAt,
+                          Effects.Builder fx) {
+        String nodeId = definition.id();
+        Node node = catalogue.get(definition.type());
+        long now = clock.millis();
+        instance.nodes.put(nodeId, NodeStatus.SUCCEEDED);
+        JsonNode output = done.output() == null ? Json.object() : done.output();
+        instance.outputs.set(nodeId, output);
+        instance.attempts.remove(nodeId);
+        instance.completed.add(nodeId);
+        boolean timed = node.timed();
+        detail(instance, definition, new NodePatch(NodeStatus.SUCCEEDED, timed ? startedAt : null,
+                timed ? now : null, done.summary(), output, null,
+                done.branch() == null ? null : List.of(done.branch())), done.summary(), fx);
+        String event = node.eventOn(done.branch(), output);
+        if (event != null) {
+            ObjectNode data = Json.object();
+            data.set("order", summary(instance));
+            ObjectNode nodeData = data.putObject("node");
+            nodeData.put("id", nodeId);
+            nodeData.put("type", definition.type());
+            nodeData.set("output", output);
+            event(instance, event, nodeId, data, fx);
+        }
+        if (!follow(instance, definition, done.branch())) {
+            fail(instance, definition, "No edge leaves " + nodeId + " for branch " + done.branch(), fx);
+            return;
+        }
+        progress(instance, fx);
+    }
+
+    /** Activates the edges taken from {@code definition} on {@code branch}; false when none leaves it. */
+    private boolean follow(RunInstance instance, NodeDefinition definition, String branch) {
+        List<EdgeDefinition> outgoing = instance.flow.graph().edges().stream()
+                .filter(e -> e.from().equals(definition.id())).toList();
+        boolean branchMatched = outgoing.stream().anyMatch(e -> e.branch() != null && e.branch().equals(branch));
+        boolean any = false;
+        for (EdgeDefinition edge : outgoing) {
+            boolean taken = edge.branch() == null ? !branchMatched : edge.branch().equals(branch);
+            instance.edges.put(edge.id(), taken ? EdgeState.ACTIVE : EdgeState.INACTIVE);
+            if (taken) {
+                any = true;
+                instance.nodes.put(edge.to(), NodeStatus.PENDING);
+                instance.ready.add(edge.to());
+            }
+        }
+        return any;
+    }
+
+    private void waiting(RunInstance instance, NodeDefinition definition, NodeOutcome.Wait wait, Effects.Builder fx) {
+        long now = clock.millis();
+        instance.state = RunInstance.State.WAITING;
+        instance.waitingNode = definition.id();
+        instance.nodes.put(definition.id(), NodeStatus.WAITING);
+        fx.reports.add(new RunReport.WaitRequested(instance.orderId, instance.instanceId, instance.generation,
+                new WaitRequest(definition.id(), wait.kind(), wait.title(), wait.event(), wait.assignee(),
+                        wait.amount(), wait.timeout().toMillis(), now)));
+        detail(instance, definition, new NodePatch(NodeStatus.WAITING, null, null, wait.summary(), null, null, null),
+                null, fx);
+        progress(instance, fx);
+    }
+
+    private void resume(RunInstance instance, NodeTask.ResumeNode resume, Effects.Builder fx) {
+        NodeDefinition definition = instance.node(resume.nodeId());
+        Node node = catalogue.get(definition.type());
+        instance.state = RunInstance.State.RUNNING;
+        instance.waitingNode = null;
+        NodeOutcome.Done done = node.resume(context(instance, definition, 1), resume.branch(), resume.payload());
+        finished(instance, definition, done, null, fx);
+        advance(instance, fx);
+    }
+
+    private void ended(RunInstance instance, NodeDefinition definition, NodeOutcome.End end, Effects.Builder fx) {
+        instance.state = RunInstance.State.COMPLETE;
+        instance.status = OrderStatus.fromWire(end.outcome());
+        instance.reason = end.reason();
+        instance.nodes.put(definition.id(), NodeStatus.SUCCEEDED);
+        instance.completed.add(definition.id());
+        instance.ready.clear();
+        instance.holds.replaceAll(h -> new RunInstance.Hold(h.kind(), h.id(), h.nodeId(), false));
+        instance.nodes.replaceAll((id, s) -> s == NodeStatus.PENDING ? NodeStatus.SKIPPED : s);
+        instance.edges.replaceAll((id, s) -> s == EdgeState.PENDING ? EdgeState.INACTIVE : s);
+        String summary = "Outcome: " + end.outcome() + (end.reason() == null ? "" : " (" + end.reason() + ")");
+        ObjectNode output = Json.object();
+        output.put("outcome", end.outcome());
+        if (end.reason() != null) {
+            output.put("reason", end.reason());
+        }
+        instance.outputs.set(definition.id(), output);
+        detail(instance, definition, new NodePatch(NodeStatus.SUCCEEDED, null, null, summary, output, null, null),
+                summary, fx);
+        ObjectNode data = Json.object();
+        data.set("order", summary(instance));
+        data.put("outcome", end.outcome());
+        data.put("reason", end.reason());
+        event(instance, "order." + end.outcome(), definition.id(), data, fx);
+        progress(instance, fx);
+    }
+
+    private void threw(RunInstance instance, NodeDefinition definition, int attempt, RuntimeException e,
+                       long startedAt, Effects.Builder fx) {
+        RetryPolicy policy = definition.retry() == null ? RetryPolicy.NONE : definition.retry();
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        if (!(e instanceof NodeFailure) && attempt < policy.maxAttempts()) {
+            long backoff = policy.backoffAfter(attempt);
+            instance.state = RunInstance.State.RETRYING;
+            schedule(instance, "retry", definition.id(), clock.millis() + backoff, fx);
+            String summary = "Attempt " + attempt + " of " + policy.maxAttempts() + " failed; retrying in "
+                    + backoff + " ms";
+            detail(instance, definition, new NodePatch(NodeStatus.RUNNING, startedAt, null, summary, null, message,
+                    null), summary + ": " + message, fx);
+            return;
+        }
+        instance.nodes.put(definition.id(), NodeStatus.FAILED);
+        detail(instance, definition, new NodePatch(NodeStatus.FAILED, startedAt, clock.millis(),
+                "Failed after " + attempt + " attempt(s)", null, message, null), "Failed: " + message, fx);
+        fail(instance, definition, message, fx);
+    }
+
+    /** The run failed at {@code definition}: compensate completed nodes in reverse and end the instance errored. */
+    private void fail(RunInstance instance, NodeDefinition definition, String error, Effects.Builder fx) {
+        String reason = title(instance, definition) + " failed: " + error;
+        instance.rollback = compensate(instance, fx);
+        instance.state = RunInstance.State.ERRORED;
+        instance.status = OrderStatus.FAILED;
+        instance.reason = reason;
+        instance.ready.clear();
+        ObjectNode data = Json.object();
+        data.set("order", summary(instance));
+        data.put("outcome", "failed");
+        data.put("reason", reason);
+        ObjectNode nodeData = data.putObject("node");
+        nodeData.put("id", definition.id());
+        nodeData.put("type", definition.type());
+        nodeData.put("error", error);
+        event(instance, "order.failed", definition.id(), data, fx);
+        progress(instance, fx);
+    }
+
+    private Rollback compensate(RunInstance instance, Effects.Builder fx) {
+        List<String> order = new ArrayList<>(new LinkedHashSet<>(instance.completed.reversed()));
+        for (String nodeId : order) {
+            NodeDefinition definition = instance.node(nodeId);
+            try {
+                catalogue.get(definition.type()).compensate(context(instance, definition, 1),
+                        instance.outputs.get(nodeId));
+            } catch (RuntimeException e) {
+                String error = "Compensating " + nodeId + " failed: " + e.getMessage();
+                detail(instance, definition, new NodePatch(null, null, null, null, null, error, null), error, fx);
+                return new Rollback("failed", error);
+            }
+            instance.nodes.put(nodeId, NodeStatus.ROLLED_BACK);
+            detail(instance, definition, new NodePatch(NodeStatus.ROLLED_BACK, null, null, "Rolled back", null, null,
+                    null), "Rolled back " + title(instance, definition), fx);
+        }
+        return new Rollback("complete", null);
+    }
+
+    private void terminate(RunInstance instance, Effects.Builder fx) {
+        int released = 0;
+        int voided = 0;
+        int cancelled = 0;
+        var call = new io.orderflow.runner.connectors.ConnectorCall(instance.orderId, instance.generation, "cancel",
+                1, java.util.Set.of());
+        List<RunInstance.Hold> holds = new ArrayList<>();
+        for (RunInstance.Hold hold : instance.holds) {
+            if (!hold.open()) {
+                holds.add(hold);
+                continue;
+            }
+            switch (hold.kind()) {
+                case "stock" -> {
+                    connectors.inventory().release(call, hold.id());
+                    released++;
+                }
+                case "authorization" -> {
+                    connectors.payment().voidAuthorization(call, hold.id());
+                    voided++;
+                }
+                case "shipment" -> {
+                    connectors.shipping().cancel(call, hold.id());
+                    cancelled++;
+                }
+                default -> throw new IllegalStateException("Unknown hold kind " + hold.kind());
+            }
+            holds.add(new RunInstance.Hold(hold.kind(), hold.id(), hold.nodeId(), false));
+        }
+        instance.holds = holds;
+        instance.state = RunInstance.State.TERMINATED;
+        instance.timer = null;
+        instance.ready.clear();
+        instance.waitingNode = null;
+        fx.reports.add(new RunReport.Compensated(instance.orderId, instance.instanceId, released, voided, cancelled));
+    }
+
+    private RunReport.InstanceStatus status(RunInstance current, NodeTask.QueryInstance query) {
+        if (current == null) {
+            return new RunReport.InstanceStatus(query.orderId(), query.instanceId(), 0, "terminated", null);
+        }
+        if (!current.instanceId.equals(query.instanceId())) {
+            // an earlier generation: it handed over to the current instance
+            return new RunReport.InstanceStatus(query.orderId(), query.instanceId(), current.generation, "complete",
+                    null);
+        }
+        Rollback rollback = switch (current.state) {
+            case ERRORED -> current.rollback;
+            // an End node with outcome failed: the order failed on purpose and nothing was rolled back
+            case COMPLETE -> current.status == OrderStatus.FAILED
+                    ? new Rollback("failed", "The run ended at a failed End node; nothing was rolled back") : null;
+            default -> null;
+        };
+        return new RunReport.InstanceStatus(current.orderId, current.instanceId, current.generation,
+                current.queryState(), rollback);
+    }
+
+    private void continueAsNew(RunInstance instance, Effects.Builder fx) {
+        String previous = instance.instanceId;
+        instance.generation++;
+        instance.instanceId = instance.orderId + "." + instance.generation;
+        instance.seq = 0;
+        instance.steps = 0;
+        fx.reports.add(new RunReport.Continued(instance.orderId, instance.instanceId, instance.generation, previous));
+        progress(instance, fx);
+    }
+
+    private void schedule(RunInstance instance, String kind, String nodeId, long due, Effects.Builder fx) {
+        RunInstance.Timer timer = new RunInstance.Timer(instance.orderId, instance.instanceId, kind, nodeId, due);
+        instance.timer = timer;
+        fx.timers.add(timer);
+    }
+
+    private void progress(RunInstance instance, Effects.Builder fx) {
+        instance.seq++;
+        OrderStatus status = switch (instance.state) {
+            case WAITING -> OrderStatus.WAITING;
+            case COMPLETE, ERRORED -> instance.status;
+            default -> OrderStatus.RUNNING;
+        };
+        fx.reports.add(new RunReport.Progress(instance.orderId, instance.instanceId, instance.generation,
+                instance.seq, status, instance.reason, new LinkedHashMap<>(instance.nodes),
+                new LinkedHashMap<>(instance.edges), instance.order.deepCopy(), instance.vars.deepCopy()));
+    }
+
+    private void detail(RunInstance instance, NodeDefinition definition, NodePatch patch, String logMessage,
+                        Effects.Builder fx) {
+        TimelineEntry log = logMessage == null ? null : new TimelineEntry(clock.millis(), "node",
+                title(instance, definition) + ": " + logMessage, definition.id(), null, null);
+        fx.reports.add(new RunReport.NodeDetail(instance.orderId, instance.instanceId, definition.id(), patch, log));
+    }
+
+    private void event(RunInstance instance, String name, String nodeId, ObjectNode data, Effects.Builder fx) {
+        String step = instance.instanceId + ":" + nodeId + ":" + instance.steps;
+        fx.events.add(new OrderEvent(name, instance.orderId, step, clock.millis(), data, null));
+    }
+
+    private static String title(RunInstance instance, NodeDefinition definition) {
+        String title = definition.title() == null ? definition.id() : definition.title();
+        return Templates.render(title, RunScope.of(instance));
+    }
+
+    /** The order summary of outbound events: {@code id, type, title, customerId, currency} and the amounts. */
+    static ObjectNode summary(RunInstance instance) {
+        ObjectNode summary = Json.object();
+        for (String field : List.of("id", "type", "title", "customerId", "currency", "subtotal", "tax", "total",
+                "fxRate", "baseTotal")) {
+            JsonNode value = instance.order.get(field);
+            if (value != null && !value.isNull()) {
+                summary.set(field, value);
+            }
+        }
+        if (!summary.has("id")) {
+            summary.put("id", instance.orderId);
+        }
+        return summary;
+    }
+}

@@ -1,0 +1,90 @@
+package io.orderflow.runner.run;
+
+import io.orderflow.schemas.flows.FlowVersion;
+import io.orderflow.schemas.flows.NodeDefinition;
+import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.NodeStatus;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.Rollback;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One run instance as stored in the runner's RocksDB store, keyed by order id. It is the working copy of one task:
+ * the engine loads it, mutates it while executing nodes, and writes it back in the same transaction as the reports
+ * it caused (exactly-once), so plain mutable fields keep the engine short.
+ */
+public final class RunInstance {
+
+    /** Lifecycle of an instance; {@link #queryState()} maps it onto the contract's four states. */
+    public enum State { RUNNING, WAITING, SLEEPING, RETRYING, ERRORED, TERMINATED, COMPLETE }
+
+    public String orderId;
+    public String instanceId;
+    public int generation;
+    /** Last sequence number sent in a Progress report of this instance. */
+    public long seq;
+    public FlowVersion flow;
+    public ObjectNode order;
+    public ObjectNode vars;
+    /** Node outputs by node id ({@code nodes.<id>} in templates and expressions). */
+    public ObjectNode outputs;
+    public State state = State.RUNNING;
+    public OrderStatus status = OrderStatus.RUNNING;
+    public String reason;
+    public Map<String, NodeStatus> nodes = new LinkedHashMap<>();
+    public Map<String, EdgeState> edges = new LinkedHashMap<>();
+    /** Nodes to execute next, in order. */
+    public List<String> ready = new ArrayList<>();
+    public String waitingNode;
+    /** Nodes executed by this instance (the step count; continuation starts a new instance beyond the limit). */
+    public long steps;
+    public Map<String, Integer> attempts = new LinkedHashMap<>();
+    /** Completed node ids in completion order: compensation walks it backwards. */
+    public List<String> completed = new ArrayList<>();
+    /** What connectors hold for this order: stock holds, payment authorizations, booked shipments. */
+    public List<Hold> holds = new ArrayList<>();
+    public Rollback rollback;
+    /** The one pending timer (retry backoff or sleep), or null. */
+    public Timer timer;
+
+    public NodeDefinition node(String nodeId) {
+        return flow.graph().nodes().stream().filter(n -> n.id().equals(nodeId)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("Flow " + flow.flowId() + " has no node " + nodeId));
+    }
+
+    public boolean ended() {
+        return state == State.ERRORED || state == State.TERMINATED || state == State.COMPLETE;
+    }
+
+    /** {@code running}, {@code errored}, {@code terminated} or {@code complete}, as {@code InstanceStatus} says it. */
+    public String queryState() {
+        return switch (state) {
+            case RUNNING, WAITING, SLEEPING, RETRYING -> "running";
+            case ERRORED -> "errored";
+            case TERMINATED -> "terminated";
+            case COMPLETE -> "complete";
+        };
+    }
+
+    /**
+     * Something a connector holds for the order.
+     *
+     * @param kind {@code stock}, {@code authorization} or {@code shipment}
+     * @param open still held (not yet consumed, captured, delivered or compensated)
+     */
+    public record Hold(String kind, String id, String nodeId, boolean open) {
+    }
+
+    /**
+     * A pending timer of the instance.
+     *
+     * @param kind {@code retry} (run the node again) or {@code sleep} (finish a {@code control.wait})
+     * @param due  epoch milliseconds
+     */
+    public record Timer(String orderId, String instanceId, String kind, String nodeId, long due) {
+    }
+}
