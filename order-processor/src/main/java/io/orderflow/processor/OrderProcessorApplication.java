@@ -1,0 +1,24 @@
+package io.orderflow.processor;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+import java.util.Map;
+
+/** The order's agent: a Kafka Streams application plus its internal query API. Settings: {@code order-processor.yaml}. */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class OrderProcessorApplication {
+
+    public static void main(String[] args) {
+        application().run(args);
+    }
+
+    /** The application with its config name set, for {@code main} and for tests. */
+    public static SpringApplication application() {
+        SpringApplication app = new SpringApplication(OrderProcessorApplication.class);
+        app.setDefaultProperties(Map.of("spring.config.name", "order-processor"));
+        return app;
+    }
+}

@@ -1,0 +1,35 @@
+package io.orderflow.processor;
+
+import io.orderflow.processor.order.AgentSettings;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The processor's settings ({@code order-processor.yaml}, from environment variables with the spec's defaults).
+ *
+ * @param timeScale      {@code TIME_SCALE}, default 1440
+ * @param webhookRetries {@code WEBHOOK_RETRIES}, default 5
+ */
+@ConfigurationProperties("orderflow")
+public record ProcessorProperties(@DefaultValue Kafka kafka, @DefaultValue("./data") String dataDir,
+                                  @DefaultValue("1440") long timeScale, @DefaultValue("5") int webhookRetries,
+                                  @DefaultValue Streams streams) {
+
+    /** @param bootstrapServers {@code KAFKA_BOOTSTRAP_SERVERS} */
+    public record Kafka(@DefaultValue("localhost:9092") String bootstrapServers) {
+    }
+
+    /**
+     * @param applicationId  default {@code orderflow-order-processor}
+     * @param stateDir       default {@code <data-dir>/order-processor/streams}
+     * @param advertisedHost the host other instances reach this one at ({@code ADVERTISED_HOST}); blank: this
+     *                       machine's host name
+     */
+    public record Streams(@DefaultValue("orderflow-order-processor") String applicationId, String stateDir,
+                          String advertisedHost, @DefaultValue("100") long commitIntervalMs) {
+    }
+
+    public AgentSettings agentSettings() {
+        return new AgentSettings(timeScale, webhookRetries);
+    }
+}

@@ -1,0 +1,25 @@
+package io.orderflow.processor.approvals;
+
+import java.math.BigDecimal;
+
+/**
+ * An approval record of the approvals inbox: created {@code pending} when an Approval node opens its wait,
+ * closed as {@code approved}, {@code rejected}, {@code escalated} (decidedBy {@code timeout}) or {@code cancelled}.
+ *
+ * @param amount    the order total when the wait opened
+ * @param createdAt epoch milliseconds
+ * @param decidedAt epoch milliseconds, once closed
+ */
+public record ApprovalRow(String orderId, String nodeId, String title, String assignee, BigDecimal amount,
+                          String status, long createdAt, Long decidedAt, String decidedBy, String note) {
+
+    public static final String PENDING = "pending";
+
+    public static String key(String orderId, String nodeId) {
+        return orderId + "|" + nodeId;
+    }
+
+    public ApprovalRow close(String outcome, long at, String by, String decisionNote) {
+        return new ApprovalRow(orderId, nodeId, title, assignee, amount, outcome, createdAt, at, by, decisionNote);
+    }
+}

@@ -1,0 +1,170 @@
+package io.orderflow.processor.order;
+
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.NodeStatus;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.TimelineEntry;
+import io.orderflow.schemas.reports.RunReport;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Applies facts to an order's state: small pure functions, each answering a new copy. */
+public final class OrderApplier {
+
+    /** Node types that never run a timer: their starts and ends write no run record. */
+    public static final Set<String> UNTIMED_TYPES = Set.of("end", "control.wait");
+
+    private OrderApplier() {
+    }
+
+    /** Applies every fact in turn; a change bumps the private version and {@code updatedAt}. */
+    public static OrderState applyAll(OrderState state, List<OrderFact> facts, long now) {
+        OrderState next = state;
+        for (OrderFact fact : facts) {
+            next = apply(next, fact);
+        }
+        if (facts.isEmpty() || next == null) {
+            return next;
+        }
+        return next.edit().version(state == null ? 1 : state.version() + 1).updatedAt(now).build();
+    }
+
+    public static OrderState apply(OrderState state, OrderFact fact) {
+        return switch (fact) {
+            case OrderFact.OrderStarted started -> started.state();
+            case OrderFact.ProgressApplied progress -> progress(state, progress.report(), progress.at());
+            case OrderFact.NodePatched patched -> patched(state, patched);
+            case OrderFact.WaitOpened opened -> waitOpened(state, opened.opened(), opened.at());
+            case OrderFact.WaitClosed closed -> waitClosed(state, closed);
+            case OrderFact.OrderCancelled cancelled -> state.edit()
+                    .status(OrderStatus.CANCELLED).reason(cancelled.reason()).waits(List.of())
+                    .timeline(state.timelineWith(TimelineEntry.of(cancelled.at(), "cancel",
+                            "Cancelled: " + cancelled.reason())))
+                    .build();
+            case OrderFact.RunContinued continued -> state.edit()
+                    .instanceId(continued.instanceId()).generation(continued.generation()).seq(0)
+                    .timeline(state.timelineWith(new TimelineEntry(continued.at(), "continued",
+                            "Run continued as instance " + continued.instanceId() + " (generation "
+                                    + continued.generation() + ")", null,
+                            Json.object().put("previousInstanceId", continued.previousInstanceId())
+                                    .put("instanceId", continued.instanceId())
+                                    .put("generation", continued.generation()), null)))
+                    .build();
+            case OrderFact.RollbackPolled polled -> state.edit().rollbackPolls(polled.attempt()).build();
+            case OrderFact.RollbackSettled settled -> {
+                boolean complete = "complete".equals(settled.rollback().outcome());
+                String message = complete ? "Rollback complete"
+                        : "Rollback failed: " + settled.rollback().error();
+                yield state.edit()
+                        .rollback(settled.rollback())
+                        .status(complete ? OrderStatus.ROLLED_BACK : OrderStatus.FAILED)
+                        .timeline(state.timelineWith(new TimelineEntry(settled.at(), "rollback", message, null,
+                                Json.tree(settled.rollback()), null)))
+                        .build();
+            }
+            case OrderFact.CompensationLogged c -> state.edit()
+                    .timeline(state.timelineWith(new TimelineEntry(c.at(), "compensation",
+                            "Compensated: " + c.released() + " held stock released, " + c.voided()
+                                    + " authorizations voided, " + c.shipmentsCancelled() + " shipments cancelled",
+                            null, Json.object().put("released", c.released()).put("voided", c.voided())
+                            .put("shipmentsCancelled", c.shipmentsCancelled()), null)))
+                    .build();
+        };
+    }
+
+    private static OrderState progress(OrderState state, RunReport.Progress report, long at) {
+        OrderState.Builder next = state.edit()
+                .generation(report.generation()).seq(report.seq());
+        if (report.instanceId() != null) {
+            next.instanceId(report.instanceId());
+        }
+        if (report.nodes() != null) {
+            Map<String, NodeState> nodes = new LinkedHashMap<>(state.nodes());
+            report.nodes().forEach((id, status) -> {
+                NodeState node = nodes.getOrDefault(id, NodeState.pending());
+                boolean settled = node.status() == NodeStatus.ROLLED_BACK || node.status() == NodeStatus.FAILED;
+                if (!settled) {
+                    nodes.put(id, node.withStatus(status));
+                }
+            });
+            next.nodes(nodes);
+        }
+        if (report.edges() != null) {
+            Map<String, EdgeState> edges = new LinkedHashMap<>(state.edges());
+            edges.putAll(report.edges());
+            next.edges(edges);
+        }
+        if (report.order() != null) {
+            next.order(report.order());
+        }
+        if (report.vars() != null) {
+            next.vars(report.vars());
+        }
+        boolean reopens = state.status().terminal();
+        if (!reopens && report.status() != null && report.status() != state.status()) {
+            next.status(report.status());
+            if (report.reason() != null) {
+                next.reason(report.reason());
+            }
+            String message = "Order " + report.status().wire()
+                    + (report.reason() != null ? ": " + report.reason() : "");
+            next.timeline(state.timelineWith(new TimelineEntry(at, "status", message, null, null,
+                    "status:" + report.generation() + ":" + report.status().wire())));
+        }
+        return next.build();
+    }
+
+    /** End and {@code control.wait} nodes are not timed; a node the pinned flow does not know is. */
+    static boolean timed(OrderState state, String nodeId) {
+        String type = state.nodeType(nodeId);
+        return type == null || !UNTIMED_TYPES.contains(type);
+    }
+
+    private static OrderState patched(OrderState state, OrderFact.NodePatched patched) {
+        Map<String, NodeState> nodes = new LinkedHashMap<>(state.nodes());
+        NodeState node = nodes.getOrDefault(patched.nodeId(), NodeState.pending());
+        boolean timed = timed(state, patched.nodeId());
+        nodes.put(patched.nodeId(), patched.patch() == null ? node : node.patch(patched.patch(), timed));
+        OrderState.Builder next = state.edit().nodes(nodes);
+        if (patched.log() != null) {
+            TimelineEntry log = patched.log();
+            next.timeline(state.timelineWith(log.nodeId() != null ? log
+                    : new TimelineEntry(log.at(), log.kind(), log.message(), patched.nodeId(), log.data(), log.key())));
+        }
+        return next.build();
+    }
+
+    private static OrderState waitOpened(OrderState state, Wait wait, long at) {
+        List<Wait> waits = new ArrayList<>(state.waits());
+        waits.add(wait);
+        Map<String, NodeState> nodes = new LinkedHashMap<>(state.nodes());
+        if (timed(state, wait.nodeId())) {
+            nodes.put(wait.nodeId(), nodes.getOrDefault(wait.nodeId(), NodeState.pending()).startRun(wait.since()));
+        }
+        return state.edit().waits(waits).nodes(nodes)
+                .timeline(state.timelineWith(new TimelineEntry(at, "open:" + wait.event(),
+                        "Waiting: " + wait.title(), wait.nodeId(), null, null)))
+                .build();
+    }
+
+    private static OrderState waitClosed(OrderState state, OrderFact.WaitClosed closed) {
+        Wait wait = state.waitAt(closed.nodeId()).orElseThrow();
+        List<Wait> waits = new ArrayList<>(state.waits());
+        waits.remove(wait);
+        OrderState.Builder next = state.edit().waits(waits)
+                .timeline(state.timelineWith(new TimelineEntry(closed.at(), "close:" + wait.event(),
+                        wait.title() + ": " + closed.branch(), wait.nodeId(), closed.payload(), null)));
+        if (closed.varsKey() != null) {
+            ObjectNode vars = state.vars() instanceof ObjectNode object ? object.deepCopy() : Json.object();
+            vars.set(closed.varsKey(), closed.payload());
+            next.vars(vars);
+        }
+        return next.build();
+    }
+}

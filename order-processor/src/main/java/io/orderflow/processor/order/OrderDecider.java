@@ -1,0 +1,340 @@
+package io.orderflow.processor.order;
+
+import io.orderflow.processor.approvals.ApprovalRow;
+import io.orderflow.processor.timers.Due;
+import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.flows.FlowDefinition;
+import io.orderflow.schemas.flows.FlowVersion;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.NodeStatus;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.Rollback;
+import io.orderflow.schemas.model.TimelineEntry;
+import io.orderflow.schemas.model.WaitRequest;
+import io.orderflow.schemas.reports.RunReport;
+import io.orderflow.schemas.tasks.NodeTask;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides what a command, a run report or a timer means for one order: reads the state, answers a
+ * {@link Decision}. Never changes anything itself.
+ */
+public final class OrderDecider {
+
+    public static final String DEFAULT_CANCEL_REASON = "Cancelled via API";
+    public static final String NOT_SETTLED = "The run did not settle in time.";
+    private static final List<String> SUMMARY_FIELDS = List.of(
+            "id", "type", "title", "customerId", "currency", "subtotal", "tax", "total", "fxRate", "baseTotal");
+
+    private final AgentSettings settings;
+
+    public OrderDecider(AgentSettings settings) {
+        this.settings = settings;
+    }
+
+    // ---- commands -------------------------------------------------------------------------------------------
+
+    /** {@code state} is {@code null} for an unknown order. */
+    public Decision decide(OrderState state, OrderCommand command, long now) {
+        if (state == null && !(command instanceof OrderCommand.StartOrder)) {
+            return Decision.rejected(Rejection.notFound(command.orderId()));
+        }
+        return switch (command) {
+            case OrderCommand.StartOrder start -> start(state, start, now);
+            case OrderCommand.DeliverEvent deliver -> deliver(state, deliver, now);
+            case OrderCommand.DecideApproval decide -> decideApproval(state, decide, now);
+            case OrderCommand.CancelOrder cancel -> cancel(state, cancel, now);
+        };
+    }
+
+    private Decision start(OrderState state, OrderCommand.StartOrder start, long now) {
+        if (state != null) {
+            // Store and start task commit in one transaction, so a recorded order always has its run started.
+            return state.fingerprint() != null && state.fingerprint().equals(start.fingerprint())
+                    ? Decision.none().replying(200, Json.object().put("orderId", state.orderId()).put("replayed", true))
+                    : Decision.rejected(Rejection.IDEMPOTENCY_KEY_REUSED);
+        }
+        OrderState initial = initialState(start, now);
+        NodeTask startRun = new NodeTask.StartRun(start.orderId(), initial.instanceId(), start.flow(),
+                initial.order(), initial.vars());
+        return Decision.of(List.of(new OrderFact.OrderStarted(initial)), List.of(new Effect.SendTask(startRun)))
+                .replying(201, Json.object().put("orderId", start.orderId()));
+    }
+
+    static OrderState initialState(OrderCommand.StartOrder start, long now) {
+        FlowVersion flow = start.flow();
+        FlowDefinition graph = flow.graph();
+        Map<String, NodeState> nodes = new LinkedHashMap<>();
+        graph.nodes().forEach(n -> nodes.put(n.id(), NodeState.pending()));
+        Map<String, EdgeState> edges = new LinkedHashMap<>();
+        if (graph.edges() != null) {
+            graph.edges().forEach(e -> edges.put(e.id(), EdgeState.PENDING));
+        }
+        String flowName = graph.name() != null ? graph.name() : flow.flowId();
+        TimelineEntry first = new TimelineEntry(now, "start",
+                "Started on flow " + flowName + " (" + flow.flowId() + ") version " + flow.version(), null,
+                Json.object().put("flowId", flow.flowId()).put("version", flow.version()), null);
+        JsonNode vars = start.vars() instanceof ObjectNode ? start.vars() : Json.object();
+        return new OrderState(start.orderId(), OrderStatus.QUEUED, null, orderObject(start, flowName), flow, nodes,
+                edges, List.of(), vars, List.of(first), List.of(), start.orderId() + ".1", 1, null, 0,
+                start.fingerprint(), 0, now, now, 1);
+    }
+
+    /** The order object the run works on: {@code id, type, title, customerId, currency, lines, documentText, meta}. */
+    static ObjectNode orderObject(OrderCommand.StartOrder start, String flowName) {
+        JsonNode input = start.input() == null ? Json.object() : start.input();
+        String customerId = text(input, "customerId");
+        ObjectNode order = Json.object();
+        order.put("id", start.orderId());
+        order.put("type", text(input, "type"));
+        order.put("title", flowName + " · " + (customerId != null ? customerId : start.orderId()));
+        order.put("customerId", customerId);
+        order.put("currency", text(input, "currency") != null ? text(input, "currency") : "USD");
+        ArrayNode lines = order.putArray("lines");
+        if (input.get("lines") instanceof ArrayNode given) {
+            for (JsonNode line : given) {
+                ObjectNode copy = lines.addObject();
+                for (String field : List.of("sku", "name", "qty", "unitPrice")) {
+                    if (line.hasNonNull(field)) {
+                        copy.set(field, line.get(field));
+                    }
+                }
+            }
+        }
+        if (input.hasNonNull("documentText")) {
+            order.set("documentText", input.get("documentText"));
+        }
+        order.set("meta", input.get("meta") instanceof ObjectNode meta ? meta : Json.object());
+        return order;
+    }
+
+    private Decision deliver(OrderState state, OrderCommand.DeliverEvent deliver, long now) {
+        Wait wait = state.waits().stream()
+                .filter(w -> !w.isApproval() && w.event().equals(deliver.event()))
+                .findFirst().orElse(null);
+        if (wait == null) {
+            return Decision.none().replying(200, Json.object().put("delivered", false));
+        }
+        ObjectNode payload = deliver.payload() instanceof ObjectNode given ? given.deepCopy() : Json.object();
+        payload.put("event", deliver.event());
+        payload.put("at", now);
+        return Decision.of(
+                        List.of(new OrderFact.WaitClosed(wait.nodeId(), "received", varsKey(deliver.event()), payload, now)),
+                        List.of(new Effect.ClearDeadline(wait.deadline(), wait.nodeId()),
+                                resume(state, wait, "received", payload)))
+                .replying(200, Json.object().put("delivered", true).put("nodeId", wait.nodeId()));
+    }
+
+    /** {@code payment.received} becomes {@code payment_received}: each run of non-alphanumerics is one {@code _}. */
+    public static String varsKey(String event) {
+        return event.replaceAll("[^A-Za-z0-9]+", "_");
+    }
+
+    private Decision decideApproval(OrderState state, OrderCommand.DecideApproval decide, long now) {
+        Wait wait = state.waitAt(decide.nodeId()).filter(Wait::isApproval).orElse(null);
+        if (wait == null) {
+            return Decision.rejected(Rejection.NOT_WAITING_FOR_APPROVAL);
+        }
+        String by = decide.by() != null ? decide.by() : "api";
+        ObjectNode payload = Json.object();
+        payload.put("decision", decide.decision());
+        payload.put("by", by);
+        payload.put("note", decide.note());
+        payload.put("outcome", decide.decision());
+        return Decision.of(
+                        List.of(new OrderFact.WaitClosed(wait.nodeId(), decide.decision(), null, payload, now)),
+                        List.of(new Effect.CloseApproval(wait.nodeId(), decide.decision(), now, by, decide.note()),
+                                new Effect.ClearDeadline(wait.deadline(), wait.nodeId()),
+                                resume(state, wait, decide.decision(), payload)))
+                .replying(200, Json.object().put("ok", true));
+    }
+
+    private Decision cancel(OrderState state, OrderCommand.CancelOrder cancel, long now) {
+        if (state.status().terminal()) {
+            return Decision.none().replying(200,
+                    Json.object().put("ok", false).put("status", state.status().wire()));
+        }
+        String reason = cancel.reason() == null || cancel.reason().isBlank() ? DEFAULT_CANCEL_REASON : cancel.reason();
+        List<Effect> effects = new ArrayList<>();
+        for (Wait wait : state.waits()) {
+            if (wait.isApproval()) {
+                effects.add(new Effect.CloseApproval(wait.nodeId(), "cancelled", now, null, null));
+            }
+            effects.add(new Effect.ClearDeadline(wait.deadline(), wait.nodeId()));
+        }
+        effects.add(new Effect.SendTask(new NodeTask.TerminateRun(state.orderId(), state.instanceId(), reason)));
+        ObjectNode data = Json.object();
+        data.set("order", summary(state.order()));
+        data.put("outcome", "cancelled");
+        data.put("reason", reason);
+        effects.add(new Effect.PublishEvent(new OrderEvent("order.cancelled", state.orderId(), "cancel", now, data,
+                settings.webhookRetries())));
+        return Decision.of(List.of(new OrderFact.OrderCancelled(reason, now)), effects)
+                .replying(200, Json.object().put("ok", true));
+    }
+
+    /** The Order summary of outbound event data. */
+    static ObjectNode summary(JsonNode order) {
+        ObjectNode summary = Json.object();
+        if (order != null) {
+            for (String field : SUMMARY_FIELDS) {
+                if (order.hasNonNull(field)) {
+                    summary.set(field, order.get(field));
+                }
+            }
+        }
+        return summary;
+    }
+
+    // ---- run reports ----------------------------------------------------------------------------------------
+
+    /** Reports for an unknown order change nothing. */
+    public Decision onReport(OrderState state, RunReport report, long now) {
+        if (state == null) {
+            return Decision.none();
+        }
+        return switch (report) {
+            case RunReport.NodeDetail detail ->
+                    Decision.of(List.of(new OrderFact.NodePatched(detail.nodeId(), detail.patch(), detail.log())),
+                            List.of());
+            case RunReport.Progress progress -> progress(state, progress, now);
+            case RunReport.WaitRequested requested -> openWait(state, requested, now);
+            case RunReport.Continued continued -> continued.generation() > state.generation()
+                    ? Decision.of(List.of(new OrderFact.RunContinued(continued.instanceId(), continued.generation(),
+                    continued.previousInstanceId(), now)), List.of())
+                    : Decision.none();
+            case RunReport.InstanceStatus status -> instanceStatus(state, status, now);
+            case RunReport.Compensated c -> Decision.of(List.of(new OrderFact.CompensationLogged(
+                    c.released(), c.voided(), c.shipmentsCancelled(), now)), List.of());
+        };
+    }
+
+    /** Ordering rule 1: newer generation, or same generation and higher sequence. */
+    static boolean fresh(OrderState state, int generation, long seq) {
+        return generation > state.generation() || (generation == state.generation() && seq > state.seq());
+    }
+
+    private Decision progress(OrderState state, RunReport.Progress progress, long now) {
+        if (!fresh(state, progress.generation(), progress.seq())) {
+            return Decision.none();
+        }
+        List<OrderFact> facts = new ArrayList<>(List.of(new OrderFact.ProgressApplied(progress, now)));
+        List<Effect> effects = new ArrayList<>();
+        boolean becomesFailed = !state.status().terminal() && progress.status() == OrderStatus.FAILED;
+        if (becomesFailed && state.rollback() == null && state.rollbackPolls() == 0) {
+            String instanceId = progress.instanceId() != null ? progress.instanceId() : state.instanceId();
+            facts.add(new OrderFact.RollbackPolled(1));
+            effects.add(new Effect.SendTask(new NodeTask.QueryInstance(state.orderId(), instanceId, 1)));
+            effects.add(new Effect.SchedulePoll(now + AgentSettings.POLL_INTERVAL_MS, 2));
+        }
+        return Decision.of(facts, effects);
+    }
+
+    private Decision openWait(OrderState state, RunReport.WaitRequested requested, long now) {
+        WaitRequest request = requested.request();
+        if (state.status().terminal() || requested.generation() < state.generation()
+                || state.waitFor(request.event()).isPresent()) {
+            return Decision.none();
+        }
+        BigDecimal amount = request.amount() != null ? request.amount() : total(state.order());
+        long deadline = request.since() + settings.scaledTimeout(request.timeoutMs());
+        String kind = Wait.APPROVAL.equals(request.kind()) ? Wait.APPROVAL : Wait.EVENT;
+        Wait wait = new Wait(request.nodeId(), kind, request.title(), request.event(), request.assignee(), amount,
+                deadline, request.since());
+        List<Effect> effects = new ArrayList<>();
+        if (wait.isApproval()) {
+            effects.add(new Effect.OpenApproval(new ApprovalRow(state.orderId(), wait.nodeId(), wait.title(),
+                    wait.assignee(), amount, ApprovalRow.PENDING, now, null, null, null)));
+        }
+        effects.add(new Effect.ScheduleDeadline(deadline, wait.nodeId()));
+        return Decision.of(List.of(new OrderFact.WaitOpened(wait, now)), effects);
+    }
+
+    static BigDecimal total(JsonNode order) {
+        return order != null && order.hasNonNull("total") ? order.get("total").decimalValue() : null;
+    }
+
+    private Decision instanceStatus(OrderState state, RunReport.InstanceStatus status, long now) {
+        boolean awaiting = state.status() == OrderStatus.FAILED && state.rollback() == null;
+        boolean settled = List.of("errored", "terminated", "complete").contains(status.state());
+        if (!awaiting || !settled || !status.instanceId().equals(state.instanceId())) {
+            return Decision.none();
+        }
+        return Decision.of(List.of(new OrderFact.RollbackSettled(rollbackOf(state, status), now)), List.of());
+    }
+
+    /** An errored instance with any rolled-back node counts as complete when the runtime omits the outcome. */
+    static Rollback rollbackOf(OrderState state, RunReport.InstanceStatus status) {
+        if (status.rollback() != null) {
+            return status.rollback();
+        }
+        boolean anyRolledBack = state.nodes().values().stream().anyMatch(n -> n.status() == NodeStatus.ROLLED_BACK);
+        if ("complete".equals(status.state()) || ("errored".equals(status.state()) && anyRolledBack)) {
+            return new Rollback("complete", null);
+        }
+        return new Rollback("failed", "The run instance is " + status.state() + " without a completed rollback.");
+    }
+
+    // ---- timers ---------------------------------------------------------------------------------------------
+
+    /** A due timer: a wait's deadline (escalated or timeout branch) or the next rollback poll. */
+    public Decision onDue(OrderState state, Due due, long now) {
+        if (state == null) {
+            return Decision.none();
+        }
+        return Due.POLL.equals(due.kind()) ? poll(state, due, now) : deadline(state, due, now);
+    }
+
+    private Decision deadline(OrderState state, Due due, long now) {
+        Wait wait = state.waitAt(due.nodeId()).filter(w -> w.deadline() == due.dueAt()).orElse(null);
+        if (wait == null) {
+            return Decision.none();
+        }
+        ObjectNode payload = Json.object();
+        if (wait.isApproval()) {
+            payload.put("by", "timeout");
+            payload.put("outcome", "escalated");
+            return Decision.of(List.of(new OrderFact.WaitClosed(wait.nodeId(), "escalated", null, payload, now)),
+                    List.of(new Effect.CloseApproval(wait.nodeId(), "escalated", now, "timeout", null),
+                            resume(state, wait, "escalated", payload)));
+        }
+        payload.put("event", wait.event());
+        payload.put("at", now);
+        payload.put("timeout", true);
+        return Decision.of(List.of(new OrderFact.WaitClosed(wait.nodeId(), "timeout", null, payload, now)),
+                List.of(resume(state, wait, "timeout", payload)));
+    }
+
+    private Decision poll(OrderState state, Due due, long now) {
+        if (state.status() != OrderStatus.FAILED || state.rollback() != null) {
+            return Decision.none();
+        }
+        if (due.attempt() > AgentSettings.MAX_POLLS) {
+            return Decision.of(List.of(new OrderFact.RollbackSettled(new Rollback("failed", NOT_SETTLED), now)),
+                    List.of());
+        }
+        return Decision.of(List.of(new OrderFact.RollbackPolled(due.attempt())),
+                List.of(new Effect.SendTask(new NodeTask.QueryInstance(state.orderId(), state.instanceId(),
+                                due.attempt())),
+                        new Effect.SchedulePoll(now + AgentSettings.POLL_INTERVAL_MS, due.attempt() + 1)));
+    }
+
+    private static Effect resume(OrderState state, Wait wait, String branch, JsonNode payload) {
+        return new Effect.SendTask(new NodeTask.ResumeNode(state.orderId(), state.instanceId(), wait.nodeId(), branch,
+                payload));
+    }
+
+    private static String text(JsonNode node, String field) {
+        return node != null && node.hasNonNull(field) ? node.get(field).asString() : null;
+    }
+}

@@ -1,0 +1,51 @@
+package io.orderflow.processor.order;
+
+import io.orderflow.schemas.model.NodePatch;
+import io.orderflow.schemas.model.Rollback;
+import io.orderflow.schemas.model.TimelineEntry;
+import io.orderflow.schemas.reports.RunReport;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What happened to an order, decided by {@link OrderDecider} and applied to the state by {@link OrderApplier}.
+ * Sealed, so the applier's switch is exhaustive.
+ */
+public sealed interface OrderFact {
+
+    /** A new order, stored {@code queued} with every node pending. */
+    record OrderStarted(OrderState state) implements OrderFact {
+    }
+
+    /** A fresh sequenced report: plan, order, vars and (unless the order ended) status. */
+    record ProgressApplied(RunReport.Progress report, long at) implements OrderFact {
+    }
+
+    /** An unsequenced node detail report with its optional log entry. */
+    record NodePatched(String nodeId, NodePatch patch, TimelineEntry log) implements OrderFact {
+    }
+
+    record WaitOpened(Wait opened, long at) implements OrderFact {
+    }
+
+    /**
+     * A wait closed on {@code branch}. {@code varsKey} names the run variable that receives the payload
+     * (a delivered event), or is {@code null}.
+     */
+    record WaitClosed(String nodeId, String branch, String varsKey, JsonNode payload, long at) implements OrderFact {
+    }
+
+    record OrderCancelled(String reason, long at) implements OrderFact {
+    }
+
+    record RunContinued(String instanceId, int generation, String previousInstanceId, long at) implements OrderFact {
+    }
+
+    record RollbackPolled(int attempt) implements OrderFact {
+    }
+
+    record RollbackSettled(Rollback rollback, long at) implements OrderFact {
+    }
+
+    record CompensationLogged(int released, int voided, int shipmentsCancelled, long at) implements OrderFact {
+    }
+}

@@ -1,0 +1,143 @@
+package io.orderflow.processor.order;
+
+import io.orderflow.schemas.flows.FlowVersion;
+import io.orderflow.schemas.flows.NodeDefinition;
+import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.Rollback;
+import io.orderflow.schemas.model.TimelineEntry;
+import tools.jackson.databind.JsonNode;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The live state of one order, as held in the processor's store and (without the private fields) shown by the API.
+ * Immutable: every change is a copy made by {@link OrderApplier}.
+ *
+ * @param seq           private: the sequence number of the last applied sequenced report of this generation
+ * @param fingerprint   private: the start request's fingerprint, for idempotent repeats
+ * @param rollbackPolls private: how many instance-status polls a failed run has had
+ * @param version       private: increases with every change, published on {@code order-updates}
+ */
+public record OrderState(String orderId, OrderStatus status, String reason, JsonNode order, FlowVersion flow,
+                         Map<String, NodeState> nodes, Map<String, EdgeState> edges, List<Wait> waits,
+                         JsonNode vars, List<TimelineEntry> timeline, List<ChatMessage> chat, String instanceId,
+                         int generation, Rollback rollback, long seq, String fingerprint, int rollbackPolls,
+                         long createdAt, long updatedAt, long version) {
+
+    public static final int TIMELINE_CAP = 400;
+    public static final int CHAT_CAP = 100;
+
+    /** Fields of the stored state that the API never shows. */
+    public static final List<String> PRIVATE_FIELDS =
+            List.of("seq", "fingerprint", "rollbackPolls", "createdAt", "updatedAt", "version");
+
+    public OrderState {
+        nodes = nodes == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+        edges = edges == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(edges));
+        waits = waits == null ? List.of() : List.copyOf(waits);
+        timeline = timeline == null ? List.of() : List.copyOf(timeline);
+        chat = chat == null ? List.of() : List.copyOf(chat);
+    }
+
+    public Optional<Wait> waitFor(String eventType) {
+        return waits.stream().filter(w -> w.event().equals(eventType)).findFirst();
+    }
+
+    public Optional<Wait> waitAt(String nodeId) {
+        return waits.stream().filter(w -> w.nodeId().equals(nodeId)).findFirst();
+    }
+
+    /** The node's type in the pinned flow, or {@code null} when the flow does not know it. */
+    public String nodeType(String nodeId) {
+        if (flow == null || flow.graph() == null || flow.graph().nodes() == null) {
+            return null;
+        }
+        return flow.graph().nodes().stream().filter(n -> n.id().equals(nodeId))
+                .map(NodeDefinition::type).findFirst().orElse(null);
+    }
+
+    public Builder edit() {
+        return new Builder(this);
+    }
+
+    /** A copy with the timeline entry added: a keyed entry replaces the earlier one with its key; capped. */
+    public List<TimelineEntry> timelineWith(TimelineEntry entry) {
+        List<TimelineEntry> next = new ArrayList<>(timeline);
+        if (entry.key() != null) {
+            for (int i = 0; i < next.size(); i++) {
+                if (entry.key().equals(next.get(i).key())) {
+                    next.set(i, entry);
+                    return next;
+                }
+            }
+        }
+        next.add(entry);
+        return next.size() > TIMELINE_CAP ? next.subList(next.size() - TIMELINE_CAP, next.size()) : next;
+    }
+
+    /** A copy with the chat message added, keeping only the last {@value #CHAT_CAP}. */
+    public OrderState withChat(ChatMessage message) {
+        List<ChatMessage> next = new ArrayList<>(chat);
+        next.add(message);
+        return edit().chat(next.size() > CHAT_CAP ? next.subList(next.size() - CHAT_CAP, next.size()) : next).build();
+    }
+
+    /** Copy-on-write editing of the many components; only {@link OrderApplier} and tests use it. */
+    public static final class Builder {
+        private String orderId;
+        private OrderStatus status;
+        private String reason;
+        private JsonNode order;
+        private FlowVersion flow;
+        private Map<String, NodeState> nodes;
+        private Map<String, EdgeState> edges;
+        private List<Wait> waits;
+        private JsonNode vars;
+        private List<TimelineEntry> timeline;
+        private List<ChatMessage> chat;
+        private String instanceId;
+        private int generation;
+        private Rollback rollback;
+        private long seq;
+        private String fingerprint;
+        private int rollbackPolls;
+        private long createdAt;
+        private long updatedAt;
+        private long version;
+
+        private Builder(OrderState s) {
+            orderId = s.orderId; status = s.status; reason = s.reason; order = s.order; flow = s.flow;
+            nodes = s.nodes; edges = s.edges; waits = s.waits; vars = s.vars; timeline = s.timeline; chat = s.chat;
+            instanceId = s.instanceId; generation = s.generation; rollback = s.rollback; seq = s.seq;
+            fingerprint = s.fingerprint; rollbackPolls = s.rollbackPolls; createdAt = s.createdAt;
+            updatedAt = s.updatedAt; version = s.version;
+        }
+
+        public Builder status(OrderStatus v) { status = v; return this; }
+        public Builder reason(String v) { reason = v; return this; }
+        public Builder order(JsonNode v) { order = v; return this; }
+        public Builder nodes(Map<String, NodeState> v) { nodes = v; return this; }
+        public Builder edges(Map<String, EdgeState> v) { edges = v; return this; }
+        public Builder waits(List<Wait> v) { waits = v; return this; }
+        public Builder vars(JsonNode v) { vars = v; return this; }
+        public Builder timeline(List<TimelineEntry> v) { timeline = v; return this; }
+        public Builder chat(List<ChatMessage> v) { chat = v; return this; }
+        public Builder instanceId(String v) { instanceId = v; return this; }
+        public Builder generation(int v) { generation = v; return this; }
+        public Builder rollback(Rollback v) { rollback = v; return this; }
+        public Builder seq(long v) { seq = v; return this; }
+        public Builder rollbackPolls(int v) { rollbackPolls = v; return this; }
+        public Builder updatedAt(long v) { updatedAt = v; return this; }
+        public Builder version(long v) { version = v; return this; }
+
+        public OrderState build() {
+            return new OrderState(orderId, status, reason, order, flow, nodes, edges, waits, vars, timeline, chat,
+                    instanceId, generation, rollback, seq, fingerprint, rollbackPolls, createdAt, updatedAt, version);
+        }
+    }
+}

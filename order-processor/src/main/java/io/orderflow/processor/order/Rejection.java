@@ -1,0 +1,15 @@
+package io.orderflow.processor.order;
+
+/** A command the order refuses, with the HTTP status the gateway answers and the one error message. */
+public record Rejection(int status, String message) {
+
+    public static Rejection notFound(String orderId) {
+        return new Rejection(404, "Order " + orderId + " not found");
+    }
+
+    public static final Rejection NOT_WAITING_FOR_APPROVAL =
+            new Rejection(409, "That node is not waiting for an approval.");
+
+    public static final Rejection IDEMPOTENCY_KEY_REUSED =
+            new Rejection(422, "Idempotency-Key was already used with a different request body");
+}

@@ -1,0 +1,188 @@
+package io.orderflow.processor.query;
+
+import io.orderflow.processor.approvals.ApprovalRow;
+import io.orderflow.processor.index.OrderIndex;
+import io.orderflow.processor.order.OrderState;
+import io.orderflow.processor.streams.OrderAgent;
+import io.orderflow.processor.streams.OrderStreams;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.OrderIndexRow;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.util.UriBuilder;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Interactive-query routing, all in one place: an order is read where its key lives (found with
+ * {@link KafkaStreams#queryMetadataForKey}) and forwarded there when that is another instance; lists are
+ * scatter-gathered from every instance ({@code local=true} on the fan-out calls) and merged newest first.
+ * While the instance is (re)balancing it answers 503 rather than waiting for metadata.
+ */
+@Component
+public class OrderQueryRouter {
+
+    private static final Logger log = LoggerFactory.getLogger(OrderQueryRouter.class);
+    private static final Duration PEER_TIMEOUT = Duration.ofSeconds(5);
+    private static final Comparator<JsonNode> NEWEST_FIRST = Comparator
+            .comparingLong((JsonNode row) -> row.path("createdAt").asLong()).reversed()
+            .thenComparing(row -> row.path("id").asString(""));
+
+    private final OrderStreams orderStreams;
+    private final WebClient http = WebClient.create();
+
+    public OrderQueryRouter(OrderStreams orderStreams) {
+        this.orderStreams = orderStreams;
+    }
+
+    /** The order's live state, from this instance or forwarded to the owner of its key. */
+    public Mono<ResponseEntity<String>> order(String orderId, boolean local) {
+        KafkaStreams streams = orderStreams.streams().orElse(null);
+        if (streams == null || !streams.state().isRunningOrRebalancing()) {
+            return Mono.just(unavailable());
+        }
+        if (!local) {
+            KeyQueryMetadata owner = streams.queryMetadataForKey(OrderAgent.ORDERS, orderId, Serdes.String().serializer());
+            if (owner == null || owner == KeyQueryMetadata.NOT_AVAILABLE) {
+                return Mono.just(unavailable());
+            }
+            if (!owner.activeHost().equals(orderStreams.self())) {
+                return forward(owner.activeHost(), b -> b.path("/internal/orders/{id}").queryParam("local", true)
+                        .build(orderId));
+            }
+        }
+        return Mono.fromCallable(() -> {
+            OrderState state = this.<OrderState>store(streams, OrderAgent.ORDERS).get(orderId);
+            return state == null ? json(HttpStatus.NOT_FOUND, error("Order " + orderId + " not found"))
+                    : json(HttpStatus.OK, OrderView.of(state));
+        }).onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()));
+    }
+
+    /** Index rows newest first, filtered by type, status and {@code q}; at most {@code limit}. */
+    public Mono<ResponseEntity<String>> orders(String type, String status, String q, int limit, boolean local) {
+        Predicate<OrderIndexRow> filter = row -> OrderIndex.matches(row, type, status, q);
+        return gather("orders", limit, local,
+                streams -> this.<OrderIndexRow>rows(streams, OrderAgent.INDEX, filter),
+                b -> b.path("/internal/orders").queryParam("local", true).queryParam("limit", limit)
+                        .queryParamIfPresent("type", java.util.Optional.ofNullable(type))
+                        .queryParamIfPresent("status", java.util.Optional.ofNullable(status))
+                        .queryParamIfPresent("q", java.util.Optional.ofNullable(q)).build());
+    }
+
+    /** Approval rows of the inbox by status ({@code all} for every row), newest first. */
+    public Mono<ResponseEntity<String>> approvals(String status, boolean local) {
+        String wanted = status == null || status.isBlank() ? "all" : status;
+        Predicate<ApprovalRow> filter = row -> "all".equals(wanted) || wanted.equals(row.status());
+        return gather("approvals", Integer.MAX_VALUE, local,
+                streams -> this.<ApprovalRow>rows(streams, OrderAgent.APPROVALS, filter),
+                b -> b.path("/internal/approvals").queryParam("local", true).queryParam("status", wanted).build());
+    }
+
+    private Mono<ResponseEntity<String>> gather(String field, int limit, boolean local,
+                                                Function<KafkaStreams, List<JsonNode>> localRows,
+                                                Function<UriBuilder, URI> peerUri) {
+        KafkaStreams streams = orderStreams.streams().orElse(null);
+        if (streams == null || !streams.state().isRunningOrRebalancing()) {
+            return Mono.just(unavailable());
+        }
+        List<JsonNode> mine;
+        try {
+            mine = localRows.apply(streams);
+        } catch (InvalidStateStoreException e) {
+            log.info("Stores not queryable yet: {}", e.getMessage());
+            return Mono.just(unavailable());
+        }
+        List<HostInfo> peers = local ? List.of() : streams.metadataForAllStreamsClients().stream()
+                .map(StreamsMetadata::hostInfo).filter(host -> !host.equals(orderStreams.self())).distinct().toList();
+        return Flux.fromIterable(peers)
+                .flatMap(peer -> http.get().uri(peerUri.andThen(uri -> at(peer, uri)))
+                        .retrieve().bodyToMono(String.class).timeout(PEER_TIMEOUT)
+                        .map(body -> Json.MAPPER.readTree(body).path(field)))
+                .collectList()
+                .map(answers -> {
+                    List<JsonNode> all = new ArrayList<>(mine);
+                    answers.forEach(rows -> rows.forEach(all::add));
+                    all.sort(NEWEST_FIRST);
+                    ObjectNode body = Json.object();
+                    ArrayNode out = body.putArray(field);
+                    all.stream().limit(Math.max(0, limit)).forEach(out::add);
+                    return json(HttpStatus.OK, body);
+                })
+                .onErrorResume(e -> {
+                    log.warn("Could not gather {} from the other instances", field, e);
+                    return Mono.just(unavailable());
+                });
+    }
+
+    private <V> List<JsonNode> rows(KafkaStreams streams, String storeName, Predicate<V> filter) {
+        List<JsonNode> rows = new ArrayList<>();
+        try (KeyValueIterator<String, V> it = this.<V>store(streams, storeName).all()) {
+            it.forEachRemaining(kv -> {
+                if (filter.test(kv.value)) {
+                    rows.add(Json.tree(kv.value));
+                }
+            });
+        }
+        return rows;
+    }
+
+    private <V> ReadOnlyKeyValueStore<String, V> store(KafkaStreams streams, String name) {
+        return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
+    }
+
+    private Mono<ResponseEntity<String>> forward(HostInfo owner, Function<UriBuilder, URI> uri) {
+        return http.get().uri(uri.andThen(u -> at(owner, u))).accept(MediaType.APPLICATION_JSON)
+                .exchangeToMono(response -> response.bodyToMono(String.class).defaultIfEmpty("{}")
+                        .map(body -> ResponseEntity.status(response.statusCode())
+                                .contentType(MediaType.APPLICATION_JSON).body(body)))
+                .timeout(PEER_TIMEOUT)
+                .onErrorResume(e -> {
+                    log.warn("Could not forward a query to {}:{}", owner.host(), owner.port(), e);
+                    return Mono.just(unavailable());
+                });
+    }
+
+    /** The same path and query, on another instance. */
+    private static URI at(HostInfo host, URI relative) {
+        return URI.create("http://" + host.host() + ":" + host.port() + relative.getRawPath()
+                + (relative.getRawQuery() != null ? "?" + relative.getRawQuery() : ""));
+    }
+
+    private static ObjectNode error(String message) {
+        return Json.object().put("error", message);
+    }
+
+    private static ResponseEntity<String> unavailable() {
+        return json(HttpStatus.SERVICE_UNAVAILABLE, error("The order processor is rebalancing; retry shortly"));
+    }
+
+    private static ResponseEntity<String> json(HttpStatus status, JsonNode body) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(Json.write(body));
+    }
+}

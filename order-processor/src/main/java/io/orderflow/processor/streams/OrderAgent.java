@@ -1,0 +1,181 @@
+package io.orderflow.processor.streams;
+
+import io.orderflow.processor.approvals.ApprovalRow;
+import io.orderflow.processor.index.OrderIndex;
+import io.orderflow.processor.order.Decision;
+import io.orderflow.processor.order.Effect;
+import io.orderflow.processor.order.OrderApplier;
+import io.orderflow.processor.order.OrderDecider;
+import io.orderflow.processor.order.OrderState;
+import io.orderflow.processor.timers.Due;
+import io.orderflow.schemas.commands.CommandEnvelope;
+import io.orderflow.schemas.commands.CommandReply;
+import io.orderflow.schemas.events.OrderUpdate;
+import io.orderflow.schemas.json.JsonSerde;
+import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.schemas.reports.RunReport;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The order's agent in the topology: one processor fed by {@code order-commands} and {@code run-reports}
+ * (co-partitioned by order id), so everything about one order happens in one task, in order. It owns its stores:
+ * live state, the order index, approval rows and the due-time index of deadlines and rollback polls.
+ */
+public final class OrderAgent implements ProcessorSupplier<String, Object, String, Object> {
+
+    public static final String ORDERS = "orders";
+    public static final String INDEX = "order-index-rows";
+    public static final String APPROVALS = "approvals";
+    public static final String DUE = "due-timers";
+
+    public static final String REPLIES = "replies-sink";
+    public static final String TASKS = "tasks-sink";
+    public static final String EVENTS = "events-sink";
+    public static final String UPDATES = "updates-sink";
+    public static final String INDEX_SINK = "index-sink";
+
+    private final OrderDecider decider;
+    private final Clock clock;
+    private final Duration sweepInterval;
+    private final int sweepBudget;
+
+    public OrderAgent(OrderDecider decider, Clock clock, Duration sweepInterval, int sweepBudget) {
+        this.decider = decider;
+        this.clock = clock;
+        this.sweepInterval = sweepInterval;
+        this.sweepBudget = sweepBudget;
+    }
+
+    @Override
+    public Set<StoreBuilder<?>> stores() {
+        return Set.of(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ORDERS), Serdes.String(),
+                        JsonSerde.of(OrderState.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INDEX), Serdes.String(),
+                        JsonSerde.of(OrderIndexRow.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(APPROVALS), Serdes.String(),
+                        JsonSerde.of(ApprovalRow.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DUE), Serdes.String(),
+                        JsonSerde.of(Due.class)));
+    }
+
+    @Override
+    public Processor<String, Object, String, Object> get() {
+        return new Agent();
+    }
+
+    private final class Agent implements Processor<String, Object, String, Object> {
+
+        private ProcessorContext<String, Object> context;
+        private KeyValueStore<String, OrderState> orders;
+        private KeyValueStore<String, OrderIndexRow> index;
+        private KeyValueStore<String, ApprovalRow> approvals;
+        private KeyValueStore<String, Due> due;
+
+        @Override
+        public void init(ProcessorContext<String, Object> context) {
+            this.context = context;
+            orders = context.getStateStore(ORDERS);
+            index = context.getStateStore(INDEX);
+            approvals = context.getStateStore(APPROVALS);
+            due = context.getStateStore(DUE);
+            context.schedule(sweepInterval, PunctuationType.WALL_CLOCK_TIME, this::sweep);
+        }
+
+        @Override
+        public void process(Record<String, Object> record) {
+            long now = clock.millis();
+            switch (record.value()) {
+                case CommandEnvelope envelope -> {
+                    String orderId = envelope.command().orderId();
+                    OrderState state = orders.get(orderId);
+                    Decision decision = decider.decide(state, envelope.command(), now);
+                    carryOut(orderId, state, decision, now);
+                    Decision.Reply reply = decision.reply();
+                    context.forward(new Record<>(envelope.replyTo(),
+                            new CommandReply(envelope.correlationId(), orderId, reply.status(), reply.body()), now),
+                            REPLIES);
+                }
+                case RunReport report -> {
+                    OrderState state = orders.get(report.orderId());
+                    carryOut(report.orderId(), state, decider.onReport(state, report, now), now);
+                }
+                case null, default -> {
+                    // Not ours (a foreign or unreadable record): nothing to do.
+                }
+            }
+        }
+
+        /** Deadlines and polls that are due, at most {@code sweepBudget} per sweep; the rest wait for the next. */
+        private void sweep(long now) {
+            List<KeyValue<String, Due>> ready = new ArrayList<>();
+            try (KeyValueIterator<String, Due> it = due.range(null, Due.upperBound(now))) {
+                while (it.hasNext() && ready.size() < sweepBudget) {
+                    ready.add(it.next());
+                }
+            }
+            for (KeyValue<String, Due> entry : ready) {
+                due.delete(entry.key);
+                Due timer = entry.value;
+                OrderState state = orders.get(timer.orderId());
+                carryOut(timer.orderId(), state, decider.onDue(state, timer, now), now);
+            }
+        }
+
+        private void carryOut(String orderId, OrderState before, Decision decision, long now) {
+            for (Effect effect : decision.effects()) {
+                perform(orderId, effect, now);
+            }
+            if (!decision.changesState()) {
+                return;
+            }
+            OrderState after = OrderApplier.applyAll(before, decision.facts(), now);
+            orders.put(orderId, after);
+            OrderIndexRow row = OrderIndex.rowOf(after);
+            index.put(OrderIndex.key(after), row);
+            context.forward(new Record<>(orderId, row, now), INDEX_SINK);
+            context.forward(new Record<>(orderId, new OrderUpdate(orderId, after.status(), after.version(), now), now),
+                    UPDATES);
+        }
+
+        private void perform(String orderId, Effect effect, long now) {
+            switch (effect) {
+                case Effect.SendTask send -> context.forward(new Record<>(orderId, send.task(), now), TASKS);
+                case Effect.PublishEvent publish -> context.forward(new Record<>(orderId, publish.event(), now), EVENTS);
+                case Effect.OpenApproval open -> approvals.put(ApprovalRow.key(orderId, open.row().nodeId()), open.row());
+                case Effect.CloseApproval close -> {
+                    String key = ApprovalRow.key(orderId, close.nodeId());
+                    ApprovalRow row = approvals.get(key);
+                    if (row != null && ApprovalRow.PENDING.equals(row.status())) {
+                        approvals.put(key, row.close(close.status(), close.decidedAt(), close.decidedBy(), close.note()));
+                    }
+                }
+                case Effect.ScheduleDeadline schedule -> {
+                    Due timer = Due.deadline(orderId, schedule.nodeId(), schedule.dueAt());
+                    due.put(timer.key(), timer);
+                }
+                case Effect.ClearDeadline clear -> due.delete(Due.deadline(orderId, clear.nodeId(), clear.dueAt()).key());
+                case Effect.SchedulePoll poll -> {
+                    Due timer = Due.poll(orderId, poll.attempt(), poll.dueAt());
+                    due.put(timer.key(), timer);
+                }
+            }
+        }
+    }
+}

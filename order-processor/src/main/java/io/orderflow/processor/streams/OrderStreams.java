@@ -1,0 +1,113 @@
+package io.orderflow.processor.streams;
+
+import io.orderflow.processor.ProcessorProperties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.stereotype.Component;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Runs the Kafka Streams application. It starts once the web server has its port, because
+ * {@code application.server} must name the port other instances forward queries to (so {@code server.port=0}
+ * works). Closing leaves the group, so the next start does not stall waiting for the session to time out.
+ */
+@Component
+public class OrderStreams implements ApplicationListener<WebServerInitializedEvent>, DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(OrderStreams.class);
+
+    private final ProcessorProperties settings;
+    private volatile KafkaStreams streams;
+    private volatile HostInfo self;
+
+    public OrderStreams(ProcessorProperties settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public synchronized void onApplicationEvent(WebServerInitializedEvent event) {
+        if (event.getApplicationContext().getServerNamespace() != null || streams != null) {
+            return;
+        }
+        self = new HostInfo(advertisedHost(), event.getWebServer().getPort());
+        streams = new KafkaStreams(OrderTopology.build(settings.agentSettings(), Clock.systemUTC()), properties(self));
+        streams.setUncaughtExceptionHandler(e -> {
+            log.error("Order processor stream thread failed; replacing it", e);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
+                    .REPLACE_THREAD;
+        });
+        streams.start();
+        log.info("Order processor streams started, serving queries as {}:{}", self.host(), self.port());
+    }
+
+    /** The running streams client, or empty before the web server started or after close. */
+    public Optional<KafkaStreams> streams() {
+        return Optional.ofNullable(streams);
+    }
+
+    /** This instance's {@code application.server}. */
+    public HostInfo self() {
+        return self;
+    }
+
+    Properties properties(HostInfo host) {
+        ProcessorProperties.Streams config = settings.streams();
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka().bootstrapServers());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir());
+        props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, host.host() + ":" + host.port());
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        // One record the agent cannot process is logged and skipped rather than halting every order of its partition.
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueProcessingExceptionHandler.class);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return props;
+    }
+
+    private String stateDir() {
+        String configured = settings.streams().stateDir();
+        return configured != null && !configured.isBlank() ? configured
+                : Path.of(settings.dataDir(), "order-processor", "streams").toString();
+    }
+
+    private String advertisedHost() {
+        String configured = settings.streams().advertisedHost();
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    @Override
+    public synchronized void destroy() {
+        if (streams != null) {
+            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                    .withTimeout(Duration.ofSeconds(30)));
+            streams = null;
+        }
+    }
+}

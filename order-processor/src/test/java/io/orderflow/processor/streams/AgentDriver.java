@@ -1,0 +1,172 @@
+package io.orderflow.processor.streams;
+
+import io.orderflow.processor.approvals.ApprovalRow;
+import io.orderflow.processor.order.AgentSettings;
+import io.orderflow.processor.order.OrderState;
+import io.orderflow.processor.timers.Due;
+import io.orderflow.schemas.commands.Caller;
+import io.orderflow.schemas.commands.CommandEnvelope;
+import io.orderflow.schemas.commands.CommandReply;
+import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.events.OrderUpdate;
+import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.schemas.reports.RunReport;
+import io.orderflow.schemas.tasks.NodeTask;
+import io.orderflow.schemas.topics.Topic;
+import io.orderflow.schemas.topics.Topics;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+
+/** The order agent's topology under {@link TopologyTestDriver}, with a clock that moves with its wall-clock time. */
+final class AgentDriver implements AutoCloseable {
+
+    static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+    final MutableClock clock = new MutableClock(START);
+    private final TopologyTestDriver driver;
+    private final TestInputTopic<String, CommandEnvelope> commands;
+    private final TestInputTopic<String, RunReport> reports;
+    private final TestOutputTopic<String, CommandReply> replies;
+    private final TestOutputTopic<String, NodeTask> tasks;
+    private final TestOutputTopic<String, OrderEvent> events;
+    private final TestOutputTopic<String, OrderUpdate> updates;
+    private final TestOutputTopic<String, OrderIndexRow> index;
+
+    AgentDriver() {
+        this(AgentSettings.DEFAULTS);
+    }
+
+    AgentDriver(AgentSettings settings) {
+        this(settings, OrderTopology.SWEEP_BUDGET);
+    }
+
+    AgentDriver(AgentSettings settings, int sweepBudget) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "agent-test-" + UUID.randomUUID());
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        try {
+            props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("agent-test").toString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        driver = new TopologyTestDriver(OrderTopology.build(settings, clock, sweepBudget), props, START);
+        commands = input(Topics.ORDER_COMMANDS);
+        reports = input(Topics.RUN_REPORTS);
+        replies = output(Topics.COMMAND_REPLIES);
+        tasks = output(Topics.NODE_TASKS);
+        events = output(Topics.ORDER_EVENTS);
+        updates = output(Topics.ORDER_UPDATES);
+        index = output(Topics.ORDER_INDEX);
+    }
+
+    private <V> TestInputTopic<String, V> input(Topic<String, V> topic) {
+        return driver.createInputTopic(topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
+    }
+
+    private <V> TestOutputTopic<String, V> output(Topic<String, V> topic) {
+        return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(),
+                topic.valueSerde().deserializer());
+    }
+
+    long now() {
+        return clock.millis();
+    }
+
+    /** Sends the command and answers its one reply (asserting there is exactly one). */
+    CommandReply command(OrderCommand command) {
+        String correlation = UUID.randomUUID().toString();
+        commands.pipeInput(command.orderId(), new CommandEnvelope(correlation, "gw-1", now(), Caller.OPEN, command));
+        List<KeyValue<String, CommandReply>> all = replies.readKeyValuesToList();
+        if (all.size() != 1 || !all.getFirst().key.equals("gw-1")
+                || !all.getFirst().value.correlationId().equals(correlation)) {
+            throw new AssertionError("expected exactly one reply to gw-1, got " + all);
+        }
+        return all.getFirst().value;
+    }
+
+    void report(RunReport report) {
+        reports.pipeInput(report.orderId(), report);
+    }
+
+    /** Moves the clock and the driver's wall-clock time together, firing due punctuations. */
+    void advance(Duration by) {
+        clock.advance(by);
+        driver.advanceWallClockTime(by);
+    }
+
+    OrderState state(String orderId) {
+        KeyValueStore<String, OrderState> store = driver.getKeyValueStore(OrderAgent.ORDERS);
+        return store.get(orderId);
+    }
+
+    List<NodeTask> tasks() {
+        return tasks.readValuesToList();
+    }
+
+    List<OrderEvent> events() {
+        return events.readValuesToList();
+    }
+
+    List<OrderUpdate> updates() {
+        return updates.readValuesToList();
+    }
+
+    List<OrderIndexRow> indexTopic() {
+        return index.readValuesToList();
+    }
+
+    ApprovalRow approval(String orderId, String nodeId) {
+        KeyValueStore<String, ApprovalRow> store = driver.getKeyValueStore(OrderAgent.APPROVALS);
+        return store.get(ApprovalRow.key(orderId, nodeId));
+    }
+
+    <V> List<V> storeValues(String storeName) {
+        KeyValueStore<String, V> store = driver.getKeyValueStore(storeName);
+        List<V> values = new ArrayList<>();
+        try (KeyValueIterator<String, V> it = store.all()) {
+            it.forEachRemaining(kv -> values.add(kv.value));
+        }
+        return values;
+    }
+
+    List<Due> timers() {
+        return storeValues(OrderAgent.DUE);
+    }
+
+    /** Drains every output topic, so a later assertion sees only what follows. */
+    void drain() {
+        replies.readValuesToList();
+        tasks.readValuesToList();
+        events.readValuesToList();
+        updates.readValuesToList();
+        index.readValuesToList();
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+
+    static Path tempDir() {
+        try {
+            return Files.createTempDirectory("agent-test");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

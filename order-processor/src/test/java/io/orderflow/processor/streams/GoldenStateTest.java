@@ -1,0 +1,69 @@
+package io.orderflow.processor.streams;
+
+import io.orderflow.processor.query.OrderView;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.NodeStatus;
+import io.orderflow.schemas.model.OrderStatus;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static io.orderflow.processor.streams.Fixtures.ORDER;
+import static io.orderflow.processor.streams.Fixtures.start;
+import static io.orderflow.processor.streams.Reports.approvalWait;
+import static io.orderflow.processor.streams.Reports.detail;
+import static io.orderflow.processor.streams.Reports.ended;
+import static io.orderflow.processor.streams.Reports.progress;
+import static io.orderflow.processor.streams.Reports.started;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/** Golden JSON of the stored state and of the API view: a change to either format is visible here. */
+class GoldenStateTest {
+
+    private final AgentDriver agent = new AgentDriver();
+
+    @AfterEach
+    void close() {
+        agent.close();
+    }
+
+    @Test
+    void storedStateAndApiView() throws IOException {
+        agent.command(start(ORDER));
+        agent.report(progress(1, 1, OrderStatus.WAITING,
+                Map.of("extract", NodeStatus.SUCCEEDED, "approve", NodeStatus.WAITING),
+                Map.of("e1", EdgeState.ACTIVE), Json.object().put("seed", 1)));
+        agent.report(detail("extract", started(agent.now() - 2_000)));
+        agent.report(detail("extract", ended(agent.now() - 1_000)));
+        agent.report(approvalWait(Duration.ofDays(2).toMillis(), agent.now()));
+
+        byte[] stored = io.orderflow.schemas.json.JsonSerde.of(io.orderflow.processor.order.OrderState.class)
+                .serializer().serialize("orders", agent.state(ORDER));
+        assertGolden("order-state.json", Json.MAPPER.readTree(stored));
+        JsonNode view = OrderView.of(agent.state(ORDER));
+        assertGolden("order-view.json", view);
+        assertThat(view.has("seq")).isFalse();
+        assertThat(view.has("fingerprint")).isFalse();
+    }
+
+    private static void assertGolden(String name, JsonNode actual) throws IOException {
+        try (InputStream in = GoldenStateTest.class.getResourceAsStream("/golden/" + name)) {
+            if (in == null) {
+                Path file = Path.of("src/test/resources/golden", name);
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(actual) + "\n");
+                fail("Golden file " + name + " was missing and has been written; review it and run again");
+            }
+            assertThat(Json.MAPPER.readTree(Json.write(actual))).isEqualTo(Json.MAPPER.readTree(in));
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.orderflow.processor.streams;
+
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.NodePatch;
+import io.orderflow.schemas.model.NodeStatus;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.TimelineEntry;
+import io.orderflow.schemas.model.WaitRequest;
+import io.orderflow.schemas.reports.RunReport;
+import tools.jackson.databind.JsonNode;
+
+import java.math.BigDecimal;
+import java.util.Map;
+
+/** Run reports as the flow-runner sends them, for the scenario tests. */
+final class Reports {
+
+    static final String ORDER = Fixtures.ORDER;
+    static final String INSTANCE = ORDER + ".1";
+
+    private Reports() {
+    }
+
+    static RunReport.Progress progress(int generation, long seq, OrderStatus status) {
+        return progress(generation, seq, status, Map.of(), Map.of(), null);
+    }
+
+    static RunReport.Progress progress(int generation, long seq, OrderStatus status, Map<String, NodeStatus> nodes,
+                                       Map<String, EdgeState> edges, JsonNode vars) {
+        String instance = generation == 1 ? INSTANCE : ORDER + "." + generation;
+        JsonNode order = Json.MAPPER.readTree("""
+                {"id":"%s","type":"storefront_order","title":"Storefront order · cus_42","customerId":"cus_42",
+                 "currency":"USD","subtotal":25.00,"tax":2.00,"total":27.00,"fxRate":1,"baseTotal":27.00}"""
+                .formatted(ORDER));
+        return new RunReport.Progress(ORDER, instance, generation, seq, status,
+                status == OrderStatus.FAILED ? "Payment connector failed" : null, nodes, edges, order, vars);
+    }
+
+    static RunReport.NodeDetail detail(String nodeId, NodePatch patch) {
+        return new RunReport.NodeDetail(ORDER, INSTANCE, nodeId, patch, null);
+    }
+
+    static RunReport.NodeDetail log(String nodeId, long at, String message, String key) {
+        return new RunReport.NodeDetail(ORDER, INSTANCE, nodeId, null,
+                new TimelineEntry(at, "node", message, nodeId, null, key));
+    }
+
+    static NodePatch started(long at) {
+        return new NodePatch(NodeStatus.RUNNING, at, null, null, null, null, null);
+    }
+
+    static NodePatch ended(long at) {
+        return new NodePatch(NodeStatus.SUCCEEDED, null, at, "done", Json.object().put("ok", true), null, null);
+    }
+
+    static RunReport.WaitRequested approvalWait(long timeoutMs, long since) {
+        return new RunReport.WaitRequested(ORDER, INSTANCE, 1, new WaitRequest("approve", "approval",
+                "Approve order " + ORDER, "approval", "manager", new BigDecimal("27.00"), timeoutMs, since));
+    }
+
+    static RunReport.WaitRequested eventWait(String event, long timeoutMs, long since) {
+        return new RunReport.WaitRequested(ORDER, INSTANCE, 1, new WaitRequest("pay", "event",
+                "Wait for " + event, event, null, null, timeoutMs, since));
+    }
+}
