@@ -46,7 +46,7 @@ public final class StandaloneSystem implements AutoCloseable {
                     "--orderflow.data-dir=" + settings.dataDir().toAbsolutePath(),
             };
             int processorPort = system.startService("order-processor", OrderProcessorApplication.class, common,
-                    "--server.port=0");
+                    "--server.port=0", "--orderflow.streams.advertised-host=127.0.0.1");
             system.startService("flow-runner", FlowRunnerApplication.class, common);
             int dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class, common,
                     "--server.port=0");
