@@ -1,0 +1,101 @@
+package io.orderflow.dispatcher.deliveries;
+
+import io.orderflow.dispatcher.OrderflowKafkaProperties;
+import io.orderflow.dispatcher.kafka.CompactedTopicReader;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.topics.Topics;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The delivery records: every status change is written to the compacted {@code webhook-deliveries} topic and read
+ * back into memory, grouped by subscription. Only the most recent {@link #KEPT_PER_SUBSCRIPTION} records per
+ * subscription stay in memory; the API lists at most {@link #LISTED}.
+ */
+@Component
+public class DeliveryStore implements SmartLifecycle {
+
+    public static final int LISTED = 50;
+    static final int KEPT_PER_SUBSCRIPTION = 500;
+
+    private static final Comparator<Delivery> NEWEST_FIRST =
+            Comparator.comparingLong(Delivery::createdAt).reversed().thenComparing(Delivery::id);
+
+    private final KafkaTemplate<String, String> kafka;
+    private final Map<String, Map<String, Delivery>> bySubscription = new ConcurrentHashMap<>();
+    private final Map<String, String> subscriptionOf = new ConcurrentHashMap<>();
+    private final CompactedTopicReader reader;
+
+    public DeliveryStore(KafkaTemplate<String, String> kafka, OrderflowKafkaProperties kafkaProperties) {
+        this.kafka = kafka;
+        this.reader = new CompactedTopicReader(Topics.WEBHOOK_DELIVERIES.name(), kafkaProperties.bootstrapServers(),
+                this::apply);
+    }
+
+    private void apply(String id, String json) {
+        if (json == null) {
+            String subscriptionId = subscriptionOf.remove(id);
+            if (subscriptionId != null) {
+                bySubscription.getOrDefault(subscriptionId, Map.of()).remove(id);
+            }
+            return;
+        }
+        Delivery delivery = Json.read(json, Delivery.class);
+        subscriptionOf.put(id, delivery.subscriptionId());
+        Map<String, Delivery> deliveries =
+                bySubscription.computeIfAbsent(delivery.subscriptionId(), ignored -> new ConcurrentHashMap<>());
+        deliveries.put(id, delivery);
+        if (deliveries.size() > KEPT_PER_SUBSCRIPTION + LISTED) {
+            deliveries.values().stream().sorted(NEWEST_FIRST).skip(KEPT_PER_SUBSCRIPTION).toList()
+                    .forEach(old -> {
+                        deliveries.remove(old.id());
+                        subscriptionOf.remove(old.id());
+                    });
+        }
+    }
+
+    public Optional<Delivery> find(String subscriptionId, String deliveryId) {
+        return Optional.ofNullable(bySubscription.getOrDefault(subscriptionId, Map.of()).get(deliveryId));
+    }
+
+    /** The {@value #LISTED} most recent deliveries of a subscription, newest first. */
+    public List<Delivery> recent(String subscriptionId) {
+        return bySubscription.getOrDefault(subscriptionId, Map.of()).values().stream()
+                .sorted(NEWEST_FIRST)
+                .limit(LISTED)
+                .toList();
+    }
+
+    /** Writes a status change; completes when the broker has it. */
+    public CompletableFuture<Delivery> record(Delivery delivery) {
+        return kafka.send(Topics.WEBHOOK_DELIVERIES.name(), delivery.id(), Json.write(delivery))
+                .thenApply(ignored -> delivery);
+    }
+
+    @Override
+    public void start() {
+        reader.start();
+    }
+
+    @Override
+    public void stop() {
+        reader.stop();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return reader.isRunning();
+    }
+
+    @Override
+    public int getPhase() {
+        return reader.getPhase();
+    }
+}

@@ -1,0 +1,109 @@
+package io.orderflow.dispatcher.dispatch;
+
+import io.orderflow.dispatcher.deliveries.DeliveryStatus;
+import io.orderflow.dispatcher.deliveries.DeliveryStore;
+import io.orderflow.dispatcher.deliveries.DeliveryTask;
+import io.orderflow.dispatcher.subscriptions.Subscription;
+import io.orderflow.dispatcher.subscriptions.SubscriptionStore;
+import io.orderflow.schemas.json.Json;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.retrytopic.RetryTopicHeaders;
+import org.springframework.stereotype.Component;
+
+/**
+ * Tries one delivery per record of the attempts topic and of its retry topics (the same listener serves them all;
+ * see {@link RetryTopics}). Asynchronous: the HTTP call does not hold the consumer thread, so a subscriber that never
+ * answers delays no other delivery. A failure is thrown back to the container, which moves the record to the next
+ * retry topic, or to the dead-letter topic after the last retry, where {@link #onExhausted} records it {@code failed}.
+ */
+@Component
+public class DeliveryAttempts {
+
+    private static final Logger log = LoggerFactory.getLogger(DeliveryAttempts.class);
+
+    private final SubscriptionStore subscriptions;
+    private final DeliveryStore deliveries;
+    private final WebhookSender sender;
+    private final Clock clock;
+
+    public DeliveryAttempts(SubscriptionStore subscriptions, DeliveryStore deliveries, WebhookSender sender,
+                            Clock clock) {
+        this.subscriptions = subscriptions;
+        this.deliveries = deliveries;
+        this.sender = sender;
+        this.clock = clock;
+    }
+
+    @KafkaListener(id = "webhook-delivery-attempts", topics = DispatcherTopics.DELIVERY_ATTEMPTS)
+    public CompletableFuture<Void> attempt(ConsumerRecord<String, String> record) {
+        try {
+            DeliveryTask task = Json.read(record.value(), DeliveryTask.class);
+            int attempt = attemptNumber(record.headers());
+            Optional<Subscription> subscription = subscriptions.find(task.subscriptionId());
+            if (subscription.isEmpty()) {
+                // Deleted since the fan-out: it gets nothing more.
+                return deliveries.record(task.record(DeliveryStatus.FAILED, attempt - 1, null,
+                        "Subscription was deleted", null)).thenApply(ignored -> null);
+            }
+            byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
+            return sender.send(subscription.get().url(), subscription.get().secret(), task.event(), task.deliveryId(),
+                            body)
+                    .thenCompose(outcome -> settle(task, attempt, outcome));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private CompletableFuture<Void> settle(DeliveryTask task, int attempt, WebhookSender.Outcome outcome) {
+        if (outcome.delivered()) {
+            return deliveries.record(task.record(DeliveryStatus.DELIVERED, attempt, outcome.status(), null,
+                    clock.millis())).thenApply(ignored -> null);
+        }
+        log.info("Delivery {} attempt {} failed: {}", task.deliveryId(), attempt, outcome.error());
+        if (attempt > task.maxRetries()) {
+            return CompletableFuture.failedFuture(new DeliveryFailedException.Exhausted(task.deliveryId(), outcome));
+        }
+        return deliveries.record(task.record(DeliveryStatus.PENDING, attempt, outcome.status(), outcome.error(), null))
+                .thenCompose(ignored -> CompletableFuture.failedFuture(
+                        new DeliveryFailedException(task.deliveryId(), outcome)));
+    }
+
+    /** The dead-letter handler: the last attempt failed, or the record could not be tried at all. */
+    public void onExhausted(ConsumerRecord<String, String> record) {
+        DeliveryTask task = Json.read(record.value(), DeliveryTask.class);
+        int attempts = attemptNumber(record.headers()) - 1;
+        Integer status = headerString(record.headers(), RetryTopics.RESPONSE_STATUS_HEADER)
+                .map(Integer::valueOf).orElse(null);
+        String error = headerString(record.headers(), RetryTopics.LAST_ERROR_HEADER)
+                .orElse("Delivery could not be attempted");
+        log.info("Delivery {} failed after {} attempts: {}", task.deliveryId(), attempts, error);
+        deliveries.record(task.record(DeliveryStatus.FAILED, attempts, status, error, null)).join();
+    }
+
+    /** 1 for the first attempt; the retry topics carry the number of the attempt their record is for. */
+    static int attemptNumber(Headers headers) {
+        Header header = headers.lastHeader(RetryTopicHeaders.DEFAULT_HEADER_ATTEMPTS);
+        if (header == null) {
+            return 1;
+        }
+        byte[] value = header.value();
+        return value.length == Integer.BYTES ? ByteBuffer.wrap(value).getInt() : Byte.toUnsignedInt(value[0]);
+    }
+
+    private static Optional<String> headerString(Headers headers, String name) {
+        Header header = headers.lastHeader(name);
+        return header == null || header.value() == null || header.value().length == 0
+                ? Optional.empty()
+                : Optional.of(new String(header.value(), StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,89 @@
+package io.orderflow.dispatcher.dispatch;
+
+import io.orderflow.dispatcher.DispatcherProperties;
+import io.orderflow.dispatcher.deliveries.Delivery;
+import io.orderflow.dispatcher.deliveries.DeliveryStatus;
+import io.orderflow.dispatcher.deliveries.DeliveryStore;
+import io.orderflow.dispatcher.deliveries.DeliveryTask;
+import io.orderflow.dispatcher.subscriptions.Subscription;
+import io.orderflow.dispatcher.subscriptions.SubscriptionStore;
+import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.topics.Topics;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Turns each order event into one delivery per matching subscription: a {@code pending} record on
+ * {@code webhook-deliveries} and a task on the attempts topic, where each delivery is tried and retried on its own,
+ * so a slow or absent subscriber never holds up another one.
+ */
+@Component
+public class EventFanOut {
+
+    private static final Logger log = LoggerFactory.getLogger(EventFanOut.class);
+
+    private final SubscriptionStore subscriptions;
+    private final DeliveryStore deliveries;
+    private final KafkaTemplate<String, String> kafka;
+    private final DispatcherProperties properties;
+    private final Clock clock;
+
+    public EventFanOut(SubscriptionStore subscriptions, DeliveryStore deliveries, KafkaTemplate<String, String> kafka,
+                       DispatcherProperties properties, Clock clock) {
+        this.subscriptions = subscriptions;
+        this.deliveries = deliveries;
+        this.kafka = kafka;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    @KafkaListener(id = "webhook-event-fan-out", topics = "#{T(io.orderflow.schemas.topics.Topics).ORDER_EVENTS.name()}")
+    public void onEvent(ConsumerRecord<String, String> record) throws Exception {
+        if (record.value() == null) {
+            return;
+        }
+        OrderEvent event = Json.read(record.value(), OrderEvent.class);
+        // After a restart, wait for the stored subscriptions before deciding who gets this event.
+        subscriptions.loaded().get(1, TimeUnit.MINUTES);
+        List<CompletableFuture<?>> writes = new ArrayList<>();
+        for (Subscription subscription : subscriptions.all()) {
+            if (subscription.wants(event.event())) {
+                fanOut(event, subscription, writes);
+            }
+        }
+        // Commit the event's offset only once every task and record is on the broker.
+        CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
+    }
+
+    private void fanOut(OrderEvent event, Subscription subscription, List<CompletableFuture<?>> writes) {
+        String deliveryId = DeliveryIds.of(event.orderId(), event.step(), subscription.id());
+        if (deliveries.find(subscription.id(), deliveryId).filter(Delivery::settled).isPresent()) {
+            log.debug("Delivery {} is already settled; not sending it again", deliveryId);
+            return;
+        }
+        ObjectNode payload = Json.object();
+        payload.put("id", deliveryId);
+        payload.put("event", event.event());
+        payload.put("occurredAt", event.occurredAt());
+        payload.put("orderId", event.orderId());
+        payload.set("data", event.data() == null ? Json.object() : event.data());
+        int retries = event.retries() == null
+                ? properties.retries() : Math.max(0, Math.min(event.retries(), properties.retries()));
+        DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(), payload,
+                retries, clock.millis());
+        // The pending record first: the same producer keeps the order, so no later status can precede it.
+        writes.add(deliveries.record(task.record(DeliveryStatus.PENDING, 0, null, null, null)));
+        writes.add(kafka.send(DispatcherTopics.DELIVERY_ATTEMPTS, deliveryId, Json.write(task)));
+    }
+}

@@ -1,0 +1,84 @@
+package io.orderflow.dispatcher.dispatch;
+
+import io.orderflow.dispatcher.DispatcherProperties;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.retrytopic.RetryTopicConfiguration;
+import org.springframework.kafka.retrytopic.RetryTopicConfigurationBuilder;
+import org.springframework.kafka.retrytopic.RetryTopicConfigurationSupport;
+import org.springframework.kafka.retrytopic.RetryTopicSchedulerWrapper;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+
+/**
+ * The non-blocking retries of deliveries (spring-kafka retry topics): a failed attempt moves the record to
+ * {@code webhook-delivery-attempts-retry-<n>}, consumed again once its delay has passed (10 s, 20 s, 40 s, 80 s,
+ * 160 s by default); after the last retry, or when an event allows fewer retries, it lands on
+ * {@code webhook-delivery-attempts-dlt}, whose handler records the delivery {@code failed}. Each retry topic holds
+ * records of one delay only, so a record never waits behind one that is due later.
+ */
+@Configuration(proxyBeanMethods = false)
+public class RetryTopics extends RetryTopicConfigurationSupport {
+
+    /** Headers carrying the failed attempt's outcome to the next topic, for the dead-letter handler. */
+    static final String RESPONSE_STATUS_HEADER = "orderflow-response-status";
+    static final String LAST_ERROR_HEADER = "orderflow-last-error";
+
+    @Bean
+    NewTopic deliveryAttemptsTopic(DispatcherProperties properties) {
+        return TopicBuilder.name(DispatcherTopics.DELIVERY_ATTEMPTS)
+                .partitions(properties.topicPartitions())
+                .replicas(properties.topicReplication())
+                .build();
+    }
+
+    /** Resumes paused retry-topic partitions when their records fall due; the wrapper owns its lifecycle. */
+    @Bean
+    RetryTopicSchedulerWrapper retryTopicSchedulerWrapper() {
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.setThreadNamePrefix("webhook-retry-");
+        return new RetryTopicSchedulerWrapper(scheduler);
+    }
+
+    @Bean
+    RetryTopicConfiguration deliveryRetryTopics(KafkaTemplate<String, String> kafka, DispatcherProperties properties) {
+        long initial = properties.backoffInitial().toMillis();
+        long longest = properties.backoffBefore(Math.max(1, properties.retries())).toMillis();
+        return RetryTopicConfigurationBuilder.newInstance()
+                .includeTopic(DispatcherTopics.DELIVERY_ATTEMPTS)
+                .maxAttempts(properties.retries() + 1)
+                .exponentialBackoff(initial, properties.multiplier(), Math.max(longest, initial + 1))
+                .suffixTopicsWithIndexValues()
+                .autoCreateTopicsWith(properties.topicPartitions(), properties.topicReplication())
+                .notRetryOn(DeliveryFailedException.Exhausted.class)
+                .traversingCauses()
+                .dltHandlerMethod("deliveryAttempts", "onExhausted")
+                .create(kafka);
+    }
+
+    @Override
+    protected void configureCustomizers(CustomizersConfigurer customizers) {
+        customizers.customizeDeadLetterPublishingRecoverer(recoverer ->
+                recoverer.addHeadersFunction((record, exception) -> outcomeHeaders(exception)));
+    }
+
+    private static Headers outcomeHeaders(Throwable exception) {
+        Headers headers = new RecordHeaders();
+        for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
+            if (cause instanceof DeliveryFailedException failed) {
+                if (failed.outcome().status() != null) {
+                    headers.add(RESPONSE_STATUS_HEADER,
+                            String.valueOf(failed.outcome().status()).getBytes(StandardCharsets.UTF_8));
+                }
+                headers.add(LAST_ERROR_HEADER, failed.outcome().error().getBytes(StandardCharsets.UTF_8));
+                break;
+            }
+        }
+        return headers;
+    }
+}

@@ -1,0 +1,94 @@
+package io.orderflow.dispatcher.subscriptions;
+
+import io.orderflow.dispatcher.deliveries.Delivery;
+import io.orderflow.dispatcher.deliveries.DeliveryStore;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+
+/**
+ * The internal subscription API; the gateway proxies {@code /api/v1/webhook-subscriptions} here after checking the
+ * caller's role.
+ */
+@RestController
+@RequestMapping(path = "/internal/subscriptions", produces = MediaType.APPLICATION_JSON_VALUE)
+public class SubscriptionController {
+
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final SubscriptionStore subscriptions;
+    private final DeliveryStore deliveries;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+
+    public SubscriptionController(SubscriptionStore subscriptions, DeliveryStore deliveries, Clock clock) {
+        this.subscriptions = subscriptions;
+        this.deliveries = deliveries;
+        this.clock = clock;
+    }
+
+    public record Created(Subscription.View subscription, String secret) {
+    }
+
+    @PostMapping(consumes = MediaType.ALL_VALUE)
+    public Mono<ResponseEntity<Object>> create(@RequestBody(required = false) String body) {
+        return switch (SubscriptionRequest.parse(body)) {
+            case SubscriptionRequest.Invalid invalid -> Mono.just(ResponseEntity.badRequest().body(
+                    invalid.issues().isEmpty()
+                            ? Map.of("error", invalid.error())
+                            : Map.of("error", invalid.error(), "issues", invalid.issues())));
+            case SubscriptionRequest.Valid valid -> {
+                Subscription subscription = new Subscription("whs_" + randomHex(12), valid.url(), valid.events(),
+                        clock.millis(), "whsec_" + randomHex(32));
+                yield Mono.fromFuture(() -> subscriptions.save(subscription))
+                        .map(saved -> ResponseEntity.status(HttpStatus.CREATED)
+                                .body(new Created(saved.view(), saved.secret())));
+            }
+        };
+    }
+
+    @GetMapping
+    public Map<String, List<Subscription.View>> list() {
+        return Map.of("subscriptions", subscriptions.all().stream().map(Subscription::view).toList());
+    }
+
+    @DeleteMapping("/{id}")
+    public Mono<ResponseEntity<Object>> delete(@PathVariable String id) {
+        if (subscriptions.find(id).isEmpty()) {
+            return Mono.just(notFound(id));
+        }
+        return Mono.fromFuture(() -> subscriptions.delete(id))
+                .thenReturn(ResponseEntity.ok(Map.of("ok", true)));
+    }
+
+    @GetMapping("/{id}/deliveries")
+    public ResponseEntity<Object> deliveries(@PathVariable String id) {
+        if (subscriptions.find(id).isEmpty()) {
+            return notFound(id);
+        }
+        return ResponseEntity.ok(Map.of("deliveries", deliveries.recent(id).stream().map(Delivery::view).toList()));
+    }
+
+    private static ResponseEntity<Object> notFound(String id) {
+        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", "Subscription " + id + " not found"));
+    }
+
+    private String randomHex(int bytes) {
+        byte[] value = new byte[bytes];
+        random.nextBytes(value);
+        return HEX.formatHex(value);
+    }
+}

@@ -1,0 +1,90 @@
+package io.orderflow.dispatcher.subscriptions;
+
+import io.orderflow.dispatcher.OrderflowKafkaProperties;
+import io.orderflow.dispatcher.kafka.CompactedTopicReader;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.topics.Topics;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The subscriptions: written to the compacted {@code webhook-subscriptions} topic (a tombstone on delete) and read
+ * back from it into memory. Each dispatcher instance reads the whole topic.
+ */
+@Component
+public class SubscriptionStore implements SmartLifecycle {
+
+    private final KafkaTemplate<String, String> kafka;
+    private final Map<String, Subscription> byId = new ConcurrentHashMap<>();
+    private final CompactedTopicReader reader;
+
+    public SubscriptionStore(KafkaTemplate<String, String> kafka, OrderflowKafkaProperties kafkaProperties) {
+        this.kafka = kafka;
+        this.reader = new CompactedTopicReader(Topics.WEBHOOK_SUBSCRIPTIONS.name(), kafkaProperties.bootstrapServers(),
+                this::apply);
+    }
+
+    private void apply(String id, String json) {
+        if (json == null) {
+            byId.remove(id);
+        } else {
+            byId.put(id, Json.read(json, Subscription.class));
+        }
+    }
+
+    public Optional<Subscription> find(String id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    /** Every subscription, oldest first. */
+    public List<Subscription> all() {
+        return byId.values().stream()
+                .sorted(Comparator.comparingLong(Subscription::createdAt).thenComparing(Subscription::id))
+                .toList();
+    }
+
+    /** Completes when the subscription is stored and visible here. */
+    public CompletableFuture<Subscription> save(Subscription subscription) {
+        return kafka.send(Topics.WEBHOOK_SUBSCRIPTIONS.name(), subscription.id(), Json.write(subscription))
+                .thenCompose(result -> reader.applied(result.getRecordMetadata()))
+                .thenApply(ignored -> subscription);
+    }
+
+    /** Completes when the tombstone is stored and the subscription is gone here. */
+    public CompletableFuture<Void> delete(String id) {
+        return kafka.send(Topics.WEBHOOK_SUBSCRIPTIONS.name(), id, null)
+                .thenCompose(result -> reader.applied(result.getRecordMetadata()));
+    }
+
+    /** Completes once the subscriptions stored before the start are all known. */
+    public CompletableFuture<Void> loaded() {
+        return reader.caughtUp();
+    }
+
+    @Override
+    public void start() {
+        reader.start();
+    }
+
+    @Override
+    public void stop() {
+        reader.stop();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return reader.isRunning();
+    }
+
+    @Override
+    public int getPhase() {
+        return reader.getPhase();
+    }
+}

@@ -1,0 +1,122 @@
+package io.orderflow.dispatcher.dispatch;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.orderflow.dispatcher.signing.WebhookSignature;
+import io.orderflow.schemas.json.Json;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A webhook subscriber on loopback: verifies every delivery the way the spec's "Verifying a delivery" says (raw body
+ * before parsing, HMAC-SHA256 of {@code <t>.<raw body>} compared in constant time, {@code t} within 5 minutes,
+ * otherwise 401), and answers as told: fail the first N requests with a status, or never answer.
+ */
+final class TestReceiver implements AutoCloseable {
+
+    /** One request as it arrived. */
+    record Received(Instant at, String signature, String contentType, String event, String deliveryId,
+                    byte[] rawBody, boolean signatureValid) {
+
+        JsonNode body() {
+            return Json.MAPPER.readTree(rawBody);
+        }
+    }
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private volatile String secret;
+    private volatile int failuresLeft;
+    private volatile int failureStatus = 500;
+    private volatile boolean neverAnswer;
+
+    private TestReceiver() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(executor);
+        server.createContext("/hook", this::handle);
+        server.start();
+    }
+
+    static TestReceiver answering() throws IOException {
+        return new TestReceiver();
+    }
+
+    static TestReceiver failing(int times, int status) throws IOException {
+        TestReceiver receiver = new TestReceiver();
+        receiver.failuresLeft = times;
+        receiver.failureStatus = status;
+        return receiver;
+    }
+
+    static TestReceiver neverAnswering() throws IOException {
+        TestReceiver receiver = new TestReceiver();
+        receiver.neverAnswer = true;
+        return receiver;
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
+    }
+
+    void verifyWith(String secret) {
+        this.secret = secret;
+    }
+
+    List<Received> received() {
+        return List.copyOf(received);
+    }
+
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        inFlight.incrementAndGet();
+        try (exchange) {
+            byte[] raw = exchange.getRequestBody().readAllBytes();
+            String signature = exchange.getRequestHeaders().getFirst("x-service-signature");
+            boolean valid = secret != null && signature != null
+                    && WebhookSignature.verify(secret, signature, raw, Instant.now()).valid();
+            received.add(new Received(Instant.now(), signature, exchange.getRequestHeaders().getFirst("content-type"),
+                    exchange.getRequestHeaders().getFirst("x-service-event"),
+                    exchange.getRequestHeaders().getFirst("x-service-delivery"), raw, valid));
+            if (!valid) {
+                respond(exchange, 401);
+            } else if (neverAnswer) {
+                closed.await();
+            } else if (failuresLeft > 0) {
+                failuresLeft--;
+                respond(exchange, failureStatus);
+            } else {
+                respond(exchange, 200);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    private static void respond(HttpExchange exchange, int status) throws IOException {
+        exchange.sendResponseHeaders(status, -1);
+    }
+
+    @Override
+    public void close() {
+        closed.countDown();
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,471 @@
+package io.orderflow.dispatcher.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.dispatcher.WebhookDispatcherApplication;
+import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
+import io.orderflow.kafka.testing.TestKafka;
+import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.topics.Topics;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The dispatcher on a real broker, delivering to real HTTP receivers on loopback. Retry delays are shortened to
+ * 400 ms, 800 ms, 1.6 s, 3.2 s, 6.4 s and the answer timeout to 3 s; everything else runs as configured.
+ */
+class WebhookDispatchTest {
+
+    private static final Duration BACKOFF = Duration.ofMillis(400);
+    private static final Duration WAIT = Duration.ofSeconds(45);
+
+    private static ConfigurableApplicationContext app;
+    private static KafkaProducer<String, String> producer;
+    private static HttpClient http;
+    private static String base;
+
+    private final List<TestReceiver> receivers = new ArrayList<>();
+    private static final List<String> subscriptions = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        String bootstrap = TestKafka.bootstrapServers();
+        app = WebhookDispatcherApplication.application().run(
+                "--orderflow.kafka.bootstrap-servers=" + bootstrap,
+                "--server.port=0",
+                "--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
+                "--orderflow.dispatcher.request-timeout=3s",
+                "--orderflow.dispatcher.topic-partitions=3",
+                "--orderflow.dispatcher.topic-replication=1",
+                "--orderflow.dispatcher.group-id=dispatcher-it-" + UUID.randomUUID());
+        base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
+        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                new StringSerializer(), new StringSerializer());
+        // HTTP/1.1 as curl speaks it: the JDK client's h2c upgrade attempt on a body-less request can leave it waiting.
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (producer != null) {
+            producer.close();
+        }
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    /** Each test's subscriptions go away with it, so no test sees another's deliveries or retries. */
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (String subscription : subscriptions) {
+            http.send(HttpRequest.newBuilder(URI.create(base + "/internal/subscriptions/" + subscription))
+                    .DELETE().build(), HttpResponse.BodyHandlers.discarding());
+        }
+        subscriptions.clear();
+        receivers.forEach(TestReceiver::close);
+    }
+
+    // ---------------------------------------------------------------- delivery request
+
+    @Test
+    void deliversEachDataShapeSignedWithTheSpecHeadersAndBody() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.answering());
+        String subscription = subscribe(receiver, null);
+        String orderId = newOrderId();
+        List<OrderEvent> events = List.of(
+                event("order.paid", orderId, "ord.1:capture:4", Json.MAPPER.readTree("""
+                        {"order": %s, "node": {"id": "capture", "type": "commerce.capture_payment",
+                         "output": {"authorizationId": "auth_1", "amount": 118.8}}}""".formatted(summary(orderId)))),
+                event("order.completed", orderId, "ord.1:end:9", Json.MAPPER.readTree("""
+                        {"order": %s, "outcome": "completed", "reason": "All done"}""".formatted(summary(orderId)))),
+                event("order.failed", orderId, "ord.1:ship:7", Json.MAPPER.readTree("""
+                        {"order": %s, "outcome": "failed", "reason": "Carrier rejected the parcel",
+                         "node": {"id": "ship", "type": "commerce.ship", "error": "Carrier rejected the parcel"}}"""
+                        .formatted(summary(orderId)))),
+                event("order.cancelled", orderId, "cancel", Json.MAPPER.readTree("""
+                        {"order": %s, "outcome": "cancelled", "reason": "Customer asked"}""".formatted(summary(orderId)))));
+        events.forEach(WebhookDispatchTest::publish);
+
+        await().atMost(WAIT).until(() -> receiver.received().size() == 4);
+
+        List<Received> received = receiver.received();
+        for (int i = 0; i < events.size(); i++) {
+            OrderEvent sent = events.get(i);
+            Received delivery = received.stream()
+                    .filter(r -> r.event().equals(sent.event())).findFirst().orElseThrow();
+            String expectedId = DeliveryIds.of(orderId, sent.step(), subscription);
+            assertThat(delivery.signatureValid()).as("signature of %s", sent.event()).isTrue();
+            assertThat(delivery.signature()).matches("t=\\d+,v1=[0-9a-f]{64}");
+            assertThat(delivery.contentType()).isEqualTo("application/json");
+            assertThat(delivery.deliveryId()).isEqualTo(expectedId);
+            ObjectNode expectedBody = Json.object();
+            expectedBody.put("id", expectedId);
+            expectedBody.put("event", sent.event());
+            expectedBody.put("occurredAt", sent.occurredAt());
+            expectedBody.put("orderId", orderId);
+            expectedBody.set("data", sent.data());
+            assertThat(delivery.body()).isEqualTo(expectedBody);
+        }
+
+        await().atMost(Duration.ofSeconds(2)).until(() -> deliveries(subscription).size() == 4
+                && deliveries(subscription).stream().allMatch(d -> d.get("status").asString().equals("delivered")));
+        List<JsonNode> listed = deliveries(subscription);
+        JsonNode first = listed.getFirst();
+        assertThat(fieldNames(first)).containsExactlyInAnyOrder("id", "event", "orderId", "payload", "status",
+                "attempts", "responseStatus", "lastError", "createdAt", "deliveredAt");
+        assertThat(first.get("attempts").asInt()).isEqualTo(1);
+        assertThat(first.get("responseStatus").asInt()).isEqualTo(200);
+        assertThat(first.get("lastError").isNull()).isTrue();
+        assertThat(first.get("deliveredAt").asLong()).isGreaterThanOrEqualTo(first.get("createdAt").asLong());
+        assertThat(first.get("payload")).isEqualTo(received.stream()
+                .filter(r -> r.deliveryId().equals(first.get("id").asString())).findFirst().orElseThrow().body());
+        assertThat(listed).extracting(d -> d.get("createdAt").asLong())
+                .isSortedAccordingTo((a, b) -> Long.compare(b, a));
+    }
+
+    // ---------------------------------------------------------------- retries
+
+    @Test
+    void retriesOnTheScheduleWithTheSameDeliveryIdUntilDelivered() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.failing(3, 500));
+        String subscription = subscribe(receiver, null);
+        String orderId = newOrderId();
+        publish(event("order.shipped", orderId, "ord.1:ship:5", nodeData(orderId, "ship", "commerce.ship")));
+
+        await().atMost(WAIT).until(() -> receiver.received().size() == 4);
+
+        List<Received> attempts = receiver.received();
+        assertThat(attempts).extracting(Received::deliveryId).containsOnly(attempts.getFirst().deliveryId());
+        assertThat(attempts).extracting(Received::rawBody)
+                .allSatisfy(body -> assertThat(body).isEqualTo(attempts.getFirst().rawBody()));
+        assertThat(attempts).allMatch(Received::signatureValid);
+        assertSpacedPerSchedule(attempts);
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+            JsonNode delivery = deliveries(subscription).getFirst();
+            assertThat(delivery.get("status").asString()).isEqualTo("delivered");
+            assertThat(delivery.get("attempts").asInt()).isEqualTo(4);
+            assertThat(delivery.get("responseStatus").asInt()).isEqualTo(200);
+            assertThat(delivery.get("lastError").isNull()).isTrue();
+        });
+        assertThat(receiver.received()).hasSize(4);
+    }
+
+    @Test
+    void marksTheDeliveryFailedAfterTheFifthRetry() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 503));
+        String subscription = subscribe(receiver, List.of("order.refunded"));
+        String orderId = newOrderId();
+        publish(event("order.refunded", orderId, "ord.1:refund:3", nodeData(orderId, "refund", "commerce.refund")));
+
+        // While it retries, the record shows the attempts so far and why the last one failed.
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonNode delivery = deliveries(subscription).getFirst();
+            assertThat(delivery.get("status").asString()).isEqualTo("pending");
+            assertThat(delivery.get("attempts").asInt()).isGreaterThanOrEqualTo(3);
+            assertThat(delivery.get("responseStatus").asInt()).isEqualTo(503);
+            assertThat(delivery.get("lastError").asString()).isEqualTo("HTTP 503");
+        });
+        await().atMost(WAIT).until(() -> receiver.received().size() == 6);
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+            JsonNode delivery = deliveries(subscription).getFirst();
+            assertThat(delivery.get("status").asString()).isEqualTo("failed");
+            assertThat(delivery.get("attempts").asInt()).isEqualTo(6);
+            assertThat(delivery.get("responseStatus").asInt()).isEqualTo(503);
+            assertThat(delivery.get("lastError").asString()).isEqualTo("HTTP 503");
+            assertThat(delivery.get("deliveredAt").isNull()).isTrue();
+        });
+        List<Received> attempts = receiver.received();
+        assertThat(attempts).extracting(Received::deliveryId).containsOnly(attempts.getFirst().deliveryId());
+        assertSpacedPerSchedule(attempts);
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4))
+                .until(() -> receiver.received().size() == 6);
+    }
+
+    @Test
+    void anEventsOwnRetryCountCapsItsRetries() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 500));
+        String subscription = subscribe(receiver, null);
+        String orderId = newOrderId();
+        publish(new OrderEvent("order.cancelled", orderId, "cancel", System.currentTimeMillis(),
+                Json.MAPPER.readTree("{\"order\": %s, \"outcome\": \"cancelled\", \"reason\": \"test\"}"
+                        .formatted(summary(orderId))), 1));
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonNode delivery = deliveries(subscription).getFirst();
+            assertThat(delivery.get("status").asString()).isEqualTo("failed");
+            assertThat(delivery.get("attempts").asInt()).isEqualTo(2);
+        });
+        assertThat(receiver.received()).hasSize(2);
+    }
+
+    @Test
+    void aSubscriberThatNeverAnswersDoesNotCostOthersATimeoutPerDelivery() throws Exception {
+        TestReceiver silent = receiver(TestReceiver.neverAnswering());
+        TestReceiver healthy = receiver(TestReceiver.answering());
+        String silentSubscription = subscribe(silent, null);
+        String healthySubscription = subscribe(healthy, null);
+        for (int i = 0; i < 6; i++) {
+            String orderId = newOrderId();
+            producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), orderId,
+                    Json.write(event("order.completed", orderId, "end", endData(orderId)))));
+        }
+        producer.flush();
+        Instant published = Instant.now();
+
+        // The requests of one poll go out together, so waiting for the silent subscriber (3 s here) holds the
+        // healthy one up by at most one answer timeout per poll, never by one per silent delivery (6 x 3 s).
+        await().atMost(WAIT).until(() -> healthy.received().size() == 6);
+        assertThat(Duration.between(published, healthy.received().getLast().at())).isLessThan(Duration.ofSeconds(18));
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(deliveries(healthySubscription))
+                .hasSize(6)
+                .allSatisfy(d -> {
+                    assertThat(d.get("status").asString()).isEqualTo("delivered");
+                    assertThat(d.get("attempts").asInt()).isEqualTo(1);
+                }));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(deliveries(silentSubscription))
+                .hasSize(6)
+                .extracting(d -> d.get("lastError").asString()).containsOnly("No response within 3 s"));
+    }
+
+    // ---------------------------------------------------------------- matching, dedupe, deletion
+
+    @Test
+    void deliversOnlyTheEventsASubscriptionAskedFor() throws Exception {
+        TestReceiver shippedOnly = receiver(TestReceiver.answering());
+        TestReceiver everything = receiver(TestReceiver.answering());
+        String shippedSubscription = subscribe(shippedOnly, List.of("order.shipped"));
+        subscribe(everything, List.of("*"));
+        String orderId = newOrderId();
+        publish(event("order.paid", orderId, "ord.1:pay:2", nodeData(orderId, "pay", "commerce.charge")));
+        publish(event("order.cancelled", orderId, "cancel", endData(orderId)));
+        publish(event("order.shipped", orderId, "ord.1:ship:3", nodeData(orderId, "ship", "commerce.ship")));
+
+        // One order's events are fanned out in order: once the last is through, so are the others.
+        await().atMost(WAIT).until(() -> everything.received().size() == 3 && shippedOnly.received().size() == 1);
+        assertThat(shippedOnly.received()).extracting(Received::event).containsExactly("order.shipped");
+        await().atMost(Duration.ofSeconds(2)).until(() -> deliveries(shippedSubscription).size() == 1);
+    }
+
+    @Test
+    void aReplayedEventIsNotDeliveredAgainOnceSettled() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.answering());
+        String subscription = subscribe(receiver, null);
+        String orderId = newOrderId();
+        OrderEvent paid = event("order.paid", orderId, "ord.1:pay:2", nodeData(orderId, "pay", "commerce.charge"));
+        publish(paid);
+        await().atMost(WAIT).until(() -> !deliveries(subscription).isEmpty()
+                && deliveries(subscription).getFirst().get("status").asString().equals("delivered"));
+
+        publish(paid);
+        publish(event("order.shipped", orderId, "ord.1:ship:3", nodeData(orderId, "ship", "commerce.ship")));
+
+        await().atMost(WAIT).until(() -> receiver.received().stream().anyMatch(r -> r.event().equals("order.shipped")));
+        assertThat(receiver.received()).extracting(Received::event).containsExactly("order.paid", "order.shipped");
+    }
+
+    @Test
+    void aDeletedSubscriptionGetsNothingMore() throws Exception {
+        TestReceiver deleted = receiver(TestReceiver.answering());
+        TestReceiver control = receiver(TestReceiver.answering());
+        String subscription = subscribe(deleted, null);
+        subscribe(control, null);
+        String orderId = newOrderId();
+        publish(event("order.paid", orderId, "ord.1:pay:2", nodeData(orderId, "pay", "commerce.charge")));
+        await().atMost(WAIT).until(() -> deleted.received().size() == 1);
+
+        JsonNode answer = call("DELETE", "/internal/subscriptions/" + subscription, null, 200);
+        assertThat(answer).isEqualTo(Json.MAPPER.readTree("{\"ok\": true}"));
+        assertThat(call("GET", "/internal/subscriptions", null, 200).get("subscriptions"))
+                .extracting(s -> s.get("id").asString()).doesNotContain(subscription);
+        publish(event("order.shipped", orderId, "ord.1:ship:3", nodeData(orderId, "ship", "commerce.ship")));
+
+        await().atMost(WAIT).until(() -> control.received().size() == 2);
+        assertThat(deleted.received()).hasSize(1);
+        assertThat(call("DELETE", "/internal/subscriptions/" + subscription, null, 404).get("error").asString())
+                .isEqualTo("Subscription " + subscription + " not found");
+        call("GET", "/internal/subscriptions/" + subscription + "/deliveries", null, 404);
+    }
+
+    @Test
+    void deletingASubscriptionStopsItsRetries() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 500));
+        String subscription = subscribe(receiver, null);
+        publish(event("order.paid", newOrderId(), "ord.1:pay:2", null));
+        await().atMost(WAIT).until(() -> receiver.received().size() >= 2);
+
+        call("DELETE", "/internal/subscriptions/" + subscription, null, 200);
+        int afterDelete = receiver.received().size();
+
+        // At most the attempt already under way when the delete landed; the retries due later never come.
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(6))
+                .until(() -> receiver.received().size() <= afterDelete + 1);
+    }
+
+    // ---------------------------------------------------------------- the internal API
+
+    @Test
+    void createsASubscriptionWithASecretShownOnlyOnce() throws Exception {
+        JsonNode created = call("POST", "/internal/subscriptions",
+                "{\"url\": \"https://hooks.example.com/orders\", \"events\": [\"order.paid\", \"order.shipped\"]}",
+                201);
+        JsonNode subscription = created.get("subscription");
+        assertThat(fieldNames(created)).containsExactlyInAnyOrder("subscription", "secret");
+        assertThat(fieldNames(subscription)).containsExactlyInAnyOrder("id", "url", "events", "createdAt");
+        assertThat(subscription.get("url").asString()).isEqualTo("https://hooks.example.com/orders");
+        assertThat(subscription.get("events")).isEqualTo(Json.MAPPER.readTree("[\"order.paid\", \"order.shipped\"]"));
+        assertThat(created.get("secret").asString()).startsWith("whsec_").hasSize(6 + 64);
+
+        String listed = http.send(HttpRequest.newBuilder(URI.create(base + "/internal/subscriptions")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(listed).contains(subscription.get("id").asString()).doesNotContain("secret")
+                .doesNotContain(created.get("secret").asString());
+        assertThat(call("GET", "/internal/subscriptions/" + subscription.get("id").asString() + "/deliveries",
+                null, 200)).isEqualTo(Json.MAPPER.readTree("{\"deliveries\": []}"));
+
+        JsonNode other = call("POST", "/internal/subscriptions", "{\"url\": \"http://localhost:9/x\"}", 201);
+        assertThat(other.get("subscription").get("events")).isEqualTo(Json.MAPPER.readTree("[\"*\"]"));
+        assertThat(other.get("secret").asString()).isNotEqualTo(created.get("secret").asString());
+        call("POST", "/internal/subscriptions", "{\"url\": \"http://[::1]:8080/x\"}", 201);
+        call("POST", "/internal/subscriptions", "{\"url\": \"http://127.0.0.1/x\", \"events\": [\"*\"]}", 201);
+    }
+
+    @Test
+    void rejectsBadSubscriptionRequests() throws Exception {
+        assertThat(call("POST", "/internal/subscriptions", "{\"url\": \"http://example.com/hook\"}", 400)
+                .get("issues").get(0).get("path").asString()).isEqualTo("url");
+        for (String body : List.of(
+                "{\"url\": \"not a url\"}",
+                "{\"url\": \"https://\"}",
+                "{\"url\": \"ftp://example.com/x\"}",
+                "{\"url\": \"/relative\"}",
+                "{\"url\": 42}",
+                "{}",
+                "{\"url\": \"https://example.com\", \"events\": [\"order.bogus\"]}",
+                "{\"url\": \"https://example.com\", \"events\": []}",
+                "{\"url\": \"https://example.com\", \"events\": \"order.paid\"}",
+                "{\"url\": \"https://example.com\", \"events\": [\"*\", \"order.paid\"]}")) {
+            JsonNode answer = call("POST", "/internal/subscriptions", body, 400);
+            assertThat(answer.get("error").asString()).as(body).isEqualTo("Invalid request body");
+            assertThat(answer.get("issues")).as(body).isNotEmpty();
+        }
+        assertThat(call("POST", "/internal/subscriptions", "{not json", 400).get("error").asString())
+                .isEqualTo("Request body is not valid JSON");
+        call("POST", "/internal/subscriptions", "[]", 400);
+        assertThat(call("DELETE", "/internal/subscriptions/whs_unknown", null, 404).get("error").asString())
+                .isEqualTo("Subscription whs_unknown not found");
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Attempt k+1 follows attempt k after the k-th delay (400 ms doubling), give or take scheduling. */
+    private static void assertSpacedPerSchedule(List<Received> attempts) {
+        for (int k = 1; k < attempts.size(); k++) {
+            long gap = Duration.between(attempts.get(k - 1).at(), attempts.get(k).at()).toMillis();
+            long delay = BACKOFF.toMillis() << (k - 1);
+            assertThat(gap).as("gap before attempt %d", k + 1).isBetween(delay - 50, delay + 1500);
+        }
+    }
+
+    private TestReceiver receiver(TestReceiver receiver) {
+        receivers.add(receiver);
+        return receiver;
+    }
+
+    private static String subscribe(TestReceiver receiver, List<String> events) throws Exception {
+        ObjectNode body = Json.object();
+        body.put("url", receiver.url());
+        if (events != null) {
+            body.set("events", Json.tree(events));
+        }
+        JsonNode created = call("POST", "/internal/subscriptions", Json.write(body), 201);
+        receiver.verifyWith(created.get("secret").asString());
+        return created.get("subscription").get("id").asString();
+    }
+
+    private static List<JsonNode> deliveries(String subscription) throws Exception {
+        List<JsonNode> list = new ArrayList<>();
+        call("GET", "/internal/subscriptions/" + subscription + "/deliveries", null, 200).get("deliveries")
+                .forEach(list::add);
+        return list;
+    }
+
+    private static JsonNode call(String method, String path, String body, int expectedStatus) throws Exception {
+        JsonNode answer = send(method, path, body, expectedStatus);
+        if (method.equals("POST") && expectedStatus == 201) {
+            subscriptions.add(answer.get("subscription").get("id").asString());
+        }
+        return answer;
+    }
+
+    private static JsonNode send(String method, String path, String body, int expectedStatus) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(20))
+                .header("content-type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("%s %s %s -> %s", method, path, body, response.body())
+                .isEqualTo(expectedStatus);
+        return Json.MAPPER.readTree(response.body());
+    }
+
+    private static void publish(OrderEvent event) {
+        producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), event.orderId(), Json.write(event)));
+        producer.flush();
+    }
+
+    private static OrderEvent event(String name, String orderId, String step, JsonNode data) {
+        return new OrderEvent(name, orderId, step, System.currentTimeMillis(), data, null);
+    }
+
+    private static String newOrderId() {
+        return "ord_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    }
+
+    private static String summary(String orderId) {
+        return """
+                {"id": "%s", "type": "storefront_order", "title": "Storefront order · cus_1", "customerId": "cus_1",
+                 "currency": "EUR", "subtotal": 100, "tax": 18.8, "total": 118.8, "fxRate": 0.92, "baseTotal": 129.13}"""
+                .formatted(orderId);
+    }
+
+    private static JsonNode nodeData(String orderId, String nodeId, String type) {
+        return Json.MAPPER.readTree("{\"order\": %s, \"node\": {\"id\": \"%s\", \"type\": \"%s\", \"output\": {}}}"
+                .formatted(summary(orderId), nodeId, type));
+    }
+
+    private static JsonNode endData(String orderId) {
+        return Json.MAPPER.readTree("{\"order\": %s, \"outcome\": \"completed\", \"reason\": null}"
+                .formatted(summary(orderId)));
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.propertyNames().forEach(names::add);
+        return names;
+    }
+}
