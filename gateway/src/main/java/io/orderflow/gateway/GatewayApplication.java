@@ -1,9 +1,11 @@
 package io.orderflow.gateway;
 
+import java.time.Clock;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.annotation.Bean;
 
 /** The HTTP surface of the order workflow service. Its settings live in {@code gateway.yaml}. */
 @SpringBootApplication
@@ -19,5 +21,11 @@ public class GatewayApplication {
         SpringApplication app = new SpringApplication(GatewayApplication.class);
         app.setDefaultProperties(Map.of("spring.config.name", "gateway"));
         return app;
+    }
+
+    /** The server clock: signature timestamps are checked against it. */
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
     }
 }

@@ -1,5 +1,6 @@
 package io.orderflow.gateway;
 
+import io.orderflow.gateway.testing.FakeDispatcher;
 import io.orderflow.gateway.testing.FakeProcessor;
 import io.orderflow.gateway.testing.FakeQueryApi;
 import io.orderflow.gateway.testing.TestFlows;
@@ -18,12 +19,15 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * Every subclass shares one Spring context, one broker and one set of seeded flows.
  */
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"spring.config.name=gateway", "orderflow.gateway.reply-timeout=3s"})
+        properties = {"spring.config.name=gateway", "orderflow.gateway.reply-timeout=3s",
+                "orderflow.gateway.webhook-secret=" + GatewayIntegrationTest.WEBHOOK_SECRET})
 abstract class GatewayIntegrationTest {
 
     static final String BOOTSTRAP = TestKafka.bootstrapServers();
     static final FakeProcessor PROCESSOR;
     static final FakeQueryApi QUERIES;
+    static final FakeDispatcher DISPATCHER = new FakeDispatcher();
+    static final String WEBHOOK_SECRET = "inbound-test-secret";
 
     static {
         TestFlows.publish(BOOTSTRAP,
@@ -38,6 +42,7 @@ abstract class GatewayIntegrationTest {
     static void settings(DynamicPropertyRegistry registry) {
         registry.add("orderflow.kafka.bootstrap-servers", () -> BOOTSTRAP);
         registry.add("orderflow.gateway.processor-url", QUERIES::url);
+        registry.add("orderflow.gateway.dispatcher-url", DISPATCHER::url);
     }
 
     @LocalServerPort

@@ -7,6 +7,8 @@ import com.google.gson.JsonParser;
 import dev.harrel.jsonschema.Validator;
 import dev.harrel.jsonschema.ValidatorFactory;
 import dev.harrel.jsonschema.providers.GsonNode;
+import io.orderflow.schemas.signing.WebhookSignature;
+import java.time.Instant;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,8 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
     private static final String EVENTS = "/api/v1/orders/ord_agreement/events";
     private static final String DECIDE = "/api/v1/orders/ord_agreement/approvals/approve";
     private static final String CANCEL = "/api/v1/orders/ord_agreement/cancel";
+    private static final String SUBSCRIBE = "/api/v1/webhook-subscriptions";
+    private static final String SIGNED = "/api/v1/webhooks/events";
 
     private String document;
 
@@ -69,14 +73,29 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 Arguments.of(CANCEL, "{}", true),
                 Arguments.of(CANCEL, "{\"reason\": \"duplicate\"}", true),
                 Arguments.of(CANCEL, "{\"reason\": null}", false),
-                Arguments.of(CANCEL, "{\"why\": \"x\"}", false));
+                Arguments.of(CANCEL, "{\"why\": \"x\"}", false),
+                // subscribe to webhooks
+                Arguments.of(SUBSCRIBE, "{\"url\": \"https://example.com/hook\"}", true),
+                Arguments.of(SUBSCRIBE, "{\"url\": \"http://localhost:9000/hook\", \"events\": [\"*\"]}", true),
+                Arguments.of(SUBSCRIBE, "{\"url\": \"https://example.com/hook\", \"events\": [\"order.paid\", \"order.failed\"]}", true),
+                Arguments.of(SUBSCRIBE, "{\"url\": \"https://example.com/hook\", \"events\": [\"order.paid\", \"order.paid\"]}", false),
+                Arguments.of(SUBSCRIBE, "{\"url\": \"https://example.com/hook\", \"events\": [\"*\", \"order.paid\"]}", false),
+                Arguments.of(SUBSCRIBE, "{\"url\": \"mailto:ops@example.com\"}", false),
+                Arguments.of(SUBSCRIBE, "{\"events\": [\"*\"]}", false),
+                // signed inbound events (signed correctly, so only the body decides)
+                Arguments.of(SIGNED, "{\"orderId\": \"ord_agreement\", \"event\": \"payment.received\"}", true),
+                Arguments.of(SIGNED, "{\"orderId\": \"ord_agreement\", \"event\": \"payment.received\", \"payload\": {\"a\": 1}}", true),
+                Arguments.of(SIGNED, "{\"orderId\": \"ord_agreement\", \"payload\": {}}", false),
+                Arguments.of(SIGNED, "{\"orderId\": 1, \"event\": \"payment.received\"}", false));
     }
 
     @ParameterizedTest
     @MethodSource("samples")
     void handler_and_published_schema_agree(String path, String body, boolean valid) {
         assertThat(publishedSchemaAccepts(path, body)).as("published schema accepts").isEqualTo(valid);
-        int status = http.post().uri(path).contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange()
+        int status = http.post().uri(path).contentType(MediaType.APPLICATION_JSON)
+                .header("X-Service-Signature", WebhookSignature.sign(WEBHOOK_SECRET, Instant.now(), body))
+                .bodyValue(body).exchange()
                 .expectBody().returnResult().getStatus().value();
         if (valid) {
             assertThat(status).as("handler accepts").isNotEqualTo(400);
@@ -91,9 +110,11 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
         assertThat(doc.get("openapi").getAsString()).startsWith("3.1");
         assertThat(doc.getAsJsonObject("paths").keySet()).contains("/health", "/api/v1/flows", "/api/v1/orders",
                 "/api/v1/orders/{id}", "/api/v1/orders/{id}/events", "/api/v1/orders/{id}/approvals/{nodeId}",
-                "/api/v1/orders/{id}/cancel");
+                "/api/v1/orders/{id}/cancel", "/api/v1/webhook-subscriptions", "/api/v1/webhook-subscriptions/{id}",
+                "/api/v1/webhook-subscriptions/{id}/deliveries", "/api/v1/webhooks/events");
         assertThat(doc.getAsJsonObject("components").getAsJsonObject("schemas").keySet()).contains(
                 "StartOrderRequest", "DeliverEventRequest", "DecideApprovalRequest", "CancelOrderRequest",
+                "CreateWebhookSubscriptionRequest", "SignedEventRequest", "WebhookSubscription", "WebhookDelivery",
                 "Error", "Flow", "OrderIndexRow", "OrderState");
         JsonObject start = doc.getAsJsonObject("paths").getAsJsonObject("/api/v1/orders").getAsJsonObject("post");
         assertThat(start.getAsJsonObject("responses").keySet())
@@ -109,7 +130,7 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
 
     /** Validates {@code body} against the request body schema of {@code POST path}, as published. */
     private boolean publishedSchemaAccepts(String path, String body) {
-        String templated = path.replace("ord_agreement", "{id}").replace("/approve", "/{nodeId}");
+        String templated = path.replace("/ord_agreement", "/{id}").replace("/approve", "/{nodeId}");
         String pointer = "#/paths/" + templated.replace("~", "~0").replace("/", "~1")
                 + "/post/requestBody/content/application~1json/schema";
         JsonObject root = JsonParser.parseString(document).getAsJsonObject();

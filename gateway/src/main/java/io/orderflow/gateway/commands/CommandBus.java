@@ -38,24 +38,27 @@ public class CommandBus implements SmartLifecycle {
 
     private final GatewayProperties settings;
     private final Clock clock;
-    private final KafkaProducer<String, CommandEnvelope> producer;
-    private final TopicReader<CommandReply> replies;
+    private final KafkaSettings kafka;
+    private volatile KafkaProducer<String, CommandEnvelope> producer;
+    private volatile TopicReader<CommandReply> replies;
     private final Map<String, CompletableFuture<CommandReply>> pending = new ConcurrentHashMap<>();
     private volatile boolean running;
 
     public CommandBus(KafkaSettings kafka, GatewayProperties settings) {
+        this.kafka = kafka;
         this.settings = settings;
         this.clock = Clock.systemUTC();
+    }
+
+    private KafkaProducer<String, CommandEnvelope> newProducer() {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, settings.instanceId() + "-commands");
-        this.producer = new KafkaProducer<>(props, Topics.ORDER_COMMANDS.keySerde().serializer(),
+        return new KafkaProducer<>(props, Topics.ORDER_COMMANDS.keySerde().serializer(),
                 Topics.ORDER_COMMANDS.valueSerde().serializer());
-        this.replies = new TopicReader<>(kafka.bootstrapServers(), Topics.COMMAND_REPLIES, TopicReader.From.END,
-                this::onReply);
     }
 
     /** Sends {@code command} and answers with its reply, or 503 when none arrives within the reply timeout. */
@@ -95,6 +98,10 @@ public class CommandBus implements SmartLifecycle {
 
     @Override
     public void start() {
+        // New clients per start: a lifecycle may be stopped and started again (a paused test context is).
+        producer = newProducer();
+        replies = new TopicReader<>(kafka.bootstrapServers(), Topics.COMMAND_REPLIES, TopicReader.From.END,
+                this::onReply);
         replies.start();
         running = true;
     }

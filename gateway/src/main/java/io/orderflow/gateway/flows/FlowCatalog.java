@@ -27,11 +27,12 @@ public class FlowCatalog implements SmartLifecycle {
     private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(10);
 
     private final Map<String, FlowRecord> flows = new ConcurrentHashMap<>();
-    private final TopicReader<FlowRecord> reader;
+    private final KafkaSettings kafka;
+    private volatile TopicReader<FlowRecord> reader;
     private volatile boolean running;
 
     public FlowCatalog(KafkaSettings kafka) {
-        this.reader = new TopicReader<>(kafka.bootstrapServers(), Topics.FLOWS, TopicReader.From.BEGINNING, this::apply);
+        this.kafka = kafka;
     }
 
     private void apply(ConsumerRecord<String, FlowRecord> record) {
@@ -75,6 +76,8 @@ public class FlowCatalog implements SmartLifecycle {
 
     @Override
     public void start() {
+        // A new reader per start: a lifecycle may be stopped and started again (a paused test context is).
+        reader = new TopicReader<>(kafka.bootstrapServers(), Topics.FLOWS, TopicReader.From.BEGINNING, this::apply);
         reader.start();
         running = true;
     }

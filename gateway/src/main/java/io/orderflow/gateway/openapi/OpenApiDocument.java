@@ -37,7 +37,9 @@ class OpenApiDocument {
             "startOrder", RequestSchema.START_ORDER,
             "deliverEvent", RequestSchema.DELIVER_EVENT,
             "decideApproval", RequestSchema.DECIDE_APPROVAL,
-            "cancelOrder", RequestSchema.CANCEL_ORDER);
+            "cancelOrder", RequestSchema.CANCEL_ORDER,
+            "createWebhookSubscription", RequestSchema.CREATE_WEBHOOK_SUBSCRIPTION,
+            "receiveSignedEvent", RequestSchema.SIGNED_EVENT);
 
     /** Swagger's own mapper for OpenAPI 3.1 models (Jackson 2, inside swagger-core). */
     private final ObjectMapper swagger = Json31.mapper();

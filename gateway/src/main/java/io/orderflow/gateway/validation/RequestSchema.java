@@ -14,7 +14,9 @@ public enum RequestSchema {
     START_ORDER("StartOrderRequest", "start-order.json"),
     DELIVER_EVENT("DeliverEventRequest", "deliver-event.json"),
     DECIDE_APPROVAL("DecideApprovalRequest", "decide-approval.json"),
-    CANCEL_ORDER("CancelOrderRequest", "cancel-order.json");
+    CANCEL_ORDER("CancelOrderRequest", "cancel-order.json"),
+    CREATE_WEBHOOK_SUBSCRIPTION("CreateWebhookSubscriptionRequest", "create-webhook-subscription.json"),
+    SIGNED_EVENT("SignedEventRequest", "signed-event.json");
 
     private static final String BASE = "/io/orderflow/schemas/requests/";
 

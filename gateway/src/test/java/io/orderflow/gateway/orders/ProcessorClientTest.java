@@ -18,7 +18,7 @@ class ProcessorClientTest {
             closedPort = socket.getLocalPort();
         }
         ProcessorClient client = new ProcessorClient(
-                new GatewayProperties("http://127.0.0.1:" + closedPort, null, null));
+                new GatewayProperties("http://127.0.0.1:" + closedPort, null, null, null, null));
         StepVerifier.create(client.get(uri -> uri.path("/internal/orders/ord_1").build()))
                 .expectErrorSatisfies(e -> {
                     assertThat(e).isInstanceOf(ApiException.class);
@@ -30,9 +30,11 @@ class ProcessorClientTest {
 
     @Test
     void settings_default_to_the_spec() {
-        GatewayProperties defaults = new GatewayProperties(null, null, null);
+        GatewayProperties defaults = new GatewayProperties(null, null, null, null, null);
         assertThat(defaults.replyTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(defaults.processorUrl()).isEqualTo("http://localhost:8081");
+        assertThat(defaults.dispatcherUrl()).isEqualTo("http://localhost:8082");
+        assertThat(defaults.inboundSecret()).isEmpty();
         assertThat(defaults.instanceId()).startsWith("gateway-");
     }
 }

@@ -1,7 +1,7 @@
 package io.orderflow.dispatcher.dispatch;
 
 import io.orderflow.dispatcher.DispatcherProperties;
-import io.orderflow.dispatcher.signing.WebhookSignature;
+import io.orderflow.schemas.signing.WebhookSignature;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -2,7 +2,7 @@ package io.orderflow.dispatcher.dispatch;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.orderflow.dispatcher.signing.WebhookSignature;
+import io.orderflow.schemas.signing.WebhookSignature;
 import io.orderflow.schemas.json.Json;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.orderflow.dispatcher.signing;
+package io.orderflow.schemas.signing;
 
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
@@ -15,8 +15,8 @@ import javax.crypto.spec.SecretKeySpec;
  * The signature header of webhooks, outbound and inbound:
  * {@code t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>}.
  *
- * <p>Plain Java with no framework, so the gateway's signed inbound endpoint and the dispatcher share one
- * implementation. Verification works on the raw body bytes, compares in constant time and accepts a timestamp
+ * <p>Part of the contract rather than of a service: the dispatcher signs with it, the gateway's signed inbound endpoint
+ * verifies with it, and a subscriber on the JVM can verify deliveries with it, depending on {@code schemas} alone. Verification works on the raw body bytes, compares in constant time and accepts a timestamp
  * at most {@link #TOLERANCE} away from the given clock instant (in either direction).
  */
 public final class WebhookSignature {

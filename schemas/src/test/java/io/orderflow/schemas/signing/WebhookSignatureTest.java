@@ -1,8 +1,8 @@
-package io.orderflow.dispatcher.signing;
+package io.orderflow.schemas.signing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.orderflow.dispatcher.signing.WebhookSignature.Result;
+import io.orderflow.schemas.signing.WebhookSignature.Result;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HexFormat;

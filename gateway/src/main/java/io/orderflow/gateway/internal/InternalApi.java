@@ -1,0 +1,48 @@
+package io.orderflow.gateway.internal;
+
+import io.orderflow.gateway.api.ApiException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.function.Function;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.util.UriBuilder;
+import reactor.core.publisher.Mono;
+
+/**
+ * The internal HTTP API of another service (the processor's queries, the dispatcher's subscriptions). Answers are
+ * passed through with their status and JSON body as they are; a service that cannot be reached, or does not answer
+ * within 10 s, is a 503 with {@code Retry-After}.
+ */
+public final class InternalApi {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private final WebClient http;
+    private final String unavailable;
+
+    /** {@code service} names the other side in the 503 message, e.g. "order processor". */
+    public InternalApi(String baseUrl, String service) {
+        this.http = WebClient.builder().baseUrl(baseUrl).build();
+        this.unavailable = "The " + service + " is not reachable; retry later";
+    }
+
+    public Mono<ResponseEntity<String>> get(Function<UriBuilder, URI> uri) {
+        return exchange(HttpMethod.GET, uri, null);
+    }
+
+    /** One call; {@code body} is sent as JSON when present. */
+    public Mono<ResponseEntity<String>> exchange(HttpMethod method, Function<UriBuilder, URI> uri, String body) {
+        WebClient.RequestBodySpec request = http.method(method).uri(uri).accept(MediaType.APPLICATION_JSON);
+        if (body != null) {
+            request.contentType(MediaType.APPLICATION_JSON).bodyValue(body);
+        }
+        return request.exchangeToMono(response -> response.bodyToMono(String.class).defaultIfEmpty("{}")
+                        .map(answer -> ResponseEntity.status(response.statusCode())
+                                .contentType(MediaType.APPLICATION_JSON).body(answer)))
+                .timeout(TIMEOUT)
+                .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(unavailable));
+    }
+}

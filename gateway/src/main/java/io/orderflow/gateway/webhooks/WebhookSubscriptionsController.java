@@ -1,0 +1,72 @@
+package io.orderflow.gateway.webhooks;
+
+import io.orderflow.gateway.GatewayProperties;
+import io.orderflow.gateway.caller.Access;
+import io.orderflow.gateway.caller.Role;
+import io.orderflow.gateway.internal.InternalApi;
+import io.orderflow.gateway.validation.RequestSchema;
+import io.orderflow.gateway.validation.RequestValidator;
+import io.orderflow.schemas.json.Json;
+import io.swagger.v3.oas.annotations.Operation;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * The webhook subscription routes. The gateway checks the role and the body's shape; the webhook-dispatcher owns the
+ * subscriptions (and the url rules a schema cannot express, answered as a 400 with issues) and is called over its
+ * internal API.
+ */
+@RestController
+@RequestMapping("/api/v1/webhook-subscriptions")
+class WebhookSubscriptionsController {
+
+    private final Access access;
+    private final RequestValidator validator;
+    private final InternalApi dispatcher;
+
+    WebhookSubscriptionsController(Access access, RequestValidator validator, GatewayProperties settings) {
+        this.access = access;
+        this.validator = validator;
+        this.dispatcher = new InternalApi(settings.dispatcherUrl(), "webhook dispatcher");
+    }
+
+    @Operation(operationId = "listWebhookSubscriptions")
+    @GetMapping
+    Mono<ResponseEntity<String>> list(ServerWebExchange exchange) {
+        return access.require(exchange, Role.VIEWER)
+                .then(dispatcher.get(uri -> uri.path("/internal/subscriptions").build()));
+    }
+
+    @Operation(operationId = "createWebhookSubscription")
+    @PostMapping
+    Mono<ResponseEntity<String>> create(@RequestBody(required = false) String body, ServerWebExchange exchange) {
+        return access.require(exchange, Role.OPERATOR)
+                .map(caller -> Json.write(validator.validate(RequestSchema.CREATE_WEBHOOK_SUBSCRIPTION, body)))
+                .flatMap(valid -> dispatcher.exchange(HttpMethod.POST,
+                        uri -> uri.path("/internal/subscriptions").build(), valid));
+    }
+
+    @Operation(operationId = "deleteWebhookSubscription")
+    @DeleteMapping("/{id}")
+    Mono<ResponseEntity<String>> delete(@PathVariable String id, ServerWebExchange exchange) {
+        return access.require(exchange, Role.OPERATOR)
+                .then(dispatcher.exchange(HttpMethod.DELETE,
+                        uri -> uri.path("/internal/subscriptions/{id}").build(id), null));
+    }
+
+    @Operation(operationId = "listWebhookDeliveries")
+    @GetMapping("/{id}/deliveries")
+    Mono<ResponseEntity<String>> deliveries(@PathVariable String id, ServerWebExchange exchange) {
+        return access.require(exchange, Role.VIEWER)
+                .then(dispatcher.get(uri -> uri.path("/internal/subscriptions/{id}/deliveries").build(id)));
+    }
+}

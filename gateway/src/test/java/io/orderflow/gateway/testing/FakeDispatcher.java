@@ -1,0 +1,81 @@
+package io.orderflow.gateway.testing;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * TEST ONLY. A stand-in for the webhook-dispatcher's internal subscription API on a local HTTP server: it records
+ * every request and answers each path with a fixed reply, so tests see exactly what the gateway forwards.
+ */
+public final class FakeDispatcher implements AutoCloseable {
+
+    /** One request as it arrived. */
+    public record Request(String method, String path, String body) {
+    }
+
+    private final HttpServer server;
+    private final List<Request> received = new CopyOnWriteArrayList<>();
+
+    public FakeDispatcher() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/internal/subscriptions", this::handle);
+        server.start();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    public List<Request> received() {
+        return List.copyOf(received);
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String method = exchange.getRequestMethod();
+        String path = exchange.getRequestURI().getPath();
+        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        received.add(new Request(method, path, body));
+        String[] parts = path.split("/");
+        String id = parts.length > 3 ? parts[3] : null;
+        boolean known = "whs_known".equals(id);
+        int status;
+        String answer;
+        if (id == null && method.equals("POST")) {
+            status = 201;
+            answer = "{\"subscription\": {\"id\": \"whs_new\", \"url\": \"https://example.com/hook\", \"events\": [\"*\"]},"
+                    + " \"secret\": \"whsec_1\"}";
+        } else if (id == null) {
+            status = 200;
+            answer = "{\"subscriptions\": [{\"id\": \"whs_known\", \"url\": \"https://example.com/hook\", \"events\": [\"*\"]}]}";
+        } else if (!known) {
+            status = 404;
+            answer = "{\"error\": \"Subscription " + id + " not found\"}";
+        } else if (method.equals("DELETE")) {
+            status = 200;
+            answer = "{\"ok\": true}";
+        } else {
+            status = 200;
+            answer = "{\"deliveries\": []}";
+        }
+        byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("content-type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
