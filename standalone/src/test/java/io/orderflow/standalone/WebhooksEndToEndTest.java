@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
-import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.signing.WebhookSignature;
 import java.io.IOException;
@@ -13,11 +12,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
@@ -26,9 +25,10 @@ import tools.jackson.databind.JsonNode;
  * Webhooks as a new user meets them on the standalone system: subscribe a local receiver, run an order, see signed
  * deliveries arrive and listed; and send a signed inbound event to an order waiting for a payment.
  */
+@ExtendWith(SharedStandalone.class)
 class WebhooksEndToEndTest {
 
-    private static final String INBOUND_SECRET = "e2e-inbound-secret";
+    private static final String INBOUND_SECRET = SharedStandalone.WEBHOOK_SECRET;
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     /** A delivery as the receiver got it, with the signature checked the way the spec's "Verifying" says. */
@@ -39,20 +39,14 @@ class WebhooksEndToEndTest {
         }
     }
 
-    private static StandaloneSystem system;
     private static WebTestClient http;
     private static HttpServer receiver;
     private static final List<Received> received = new CopyOnWriteArrayList<>();
     private static volatile String receiverSecret;
 
     @BeforeAll
-    static void start() throws IOException {
-        // The services read WEBHOOK_SECRET like any setting; a system property stands in for the environment here.
-        System.setProperty("WEBHOOK_SECRET", INBOUND_SECRET);
-        system = StandaloneSystem.start(new StandaloneSettings(0, TestKafka.uniqueStateDir("standalone-webhooks"),
-                Optional.empty(), 0));
-        http = WebTestClient.bindToServer().baseUrl("http://localhost:" + system.gatewayPort())
-                .responseTimeout(Duration.ofSeconds(15)).build();
+    static void start(StandaloneSystem system) throws IOException {
+        http = SharedStandalone.client(system);
         receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         receiver.createContext("/hook", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
@@ -74,10 +68,6 @@ class WebhooksEndToEndTest {
         if (receiver != null) {
             receiver.stop(0);
         }
-        if (system != null) {
-            system.close();
-        }
-        System.clearProperty("WEBHOOK_SECRET");
     }
 
     @Test

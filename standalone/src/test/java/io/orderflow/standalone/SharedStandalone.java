@@ -1,0 +1,59 @@
+package io.orderflow.standalone;
+
+import io.orderflow.kafka.testing.TestKafka;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * One standalone system for every end-to-end test class of this JVM that does not restart it: started on first use,
+ * closed (services, then broker) when the whole test run ends. Starting the system once saves its start-up time per
+ * class; each test works on orders of its own, so the classes do not see each other. A class asks for it with
+ * {@code @ExtendWith(SharedStandalone.class)} and a {@link StandaloneSystem} parameter.
+ */
+final class SharedStandalone implements ParameterResolver {
+
+    /** The inbound signing key the shared system runs with ({@code WEBHOOK_SECRET}). */
+    static final String WEBHOOK_SECRET = "e2e-inbound-secret";
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == StandaloneSystem.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        return system(context);
+    }
+
+    /** The system, started if this is the first call of the run. */
+    private static StandaloneSystem system(ExtensionContext context) {
+        return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+                .computeIfAbsent(SharedStandalone.class, ignored -> start(), Running.class).system();
+    }
+
+    static WebTestClient client(StandaloneSystem system) {
+        return WebTestClient.bindToServer().baseUrl("http://localhost:" + system.gatewayPort())
+                .responseTimeout(Duration.ofSeconds(15)).build();
+    }
+
+    private static Running start() {
+        // The services read settings from the environment or, as here, from system properties.
+        System.setProperty("WEBHOOK_SECRET", WEBHOOK_SECRET);
+        return new Running(StandaloneSystem.start(new StandaloneSettings(0, TestKafka.uniqueStateDir("standalone-shared"),
+                Optional.empty(), 0)));
+    }
+
+    /** Closed by JUnit when the root context ends. */
+    private record Running(StandaloneSystem system) implements AutoCloseable {
+
+        @Override
+        public void close() {
+            system.close();
+            System.clearProperty("WEBHOOK_SECRET");
+        }
+    }
+}
