@@ -11,8 +11,12 @@ public record RunnerProperties(Kafka kafka, @DefaultValue("./data") String dataD
     public record Kafka(@DefaultValue("localhost:9092") String bootstrapServers) {
     }
 
-    /** Kafka Streams application id and state directory. */
-    public record Streams(@DefaultValue("orderflow-flow-runner") String applicationId, String stateDir) {
+    /**
+     * Kafka Streams application id, state directory, and commit interval: how often a transaction is committed,
+     * which bounds how long its output waits before read_committed readers see it.
+     */
+    public record Streams(@DefaultValue("orderflow-flow-runner") String applicationId, String stateDir,
+                          @DefaultValue("100") long commitIntervalMs) {
     }
 
     /**

@@ -58,10 +58,13 @@ public class RunnerStreams implements SmartLifecycle {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers());
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, s == null ? 100 : s.commitIntervalMs());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 LogAndContinueExceptionHandler.class);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        // A read_committed fetch can wait out fetch.max.wait.ms (500 ms by default) for records that are already
+        // committed; each hop of an order pays it, so keep it short.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 50);
         return props;
     }
 

@@ -13,6 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.http.client.ReactorResourceFactory;
 
 /**
  * The whole service in one JVM: the in-process broker (unless an external cluster is given) and the four services,
@@ -25,11 +27,13 @@ public final class StandaloneSystem implements AutoCloseable {
     private static final int PARTITIONS = 3;
 
     private final EmbeddedKafkaBroker broker;
+    private final String bootstrapServers;
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
     private int gatewayPort;
 
-    private StandaloneSystem(EmbeddedKafkaBroker broker) {
+    private StandaloneSystem(EmbeddedKafkaBroker broker, String bootstrapServers) {
         this.broker = broker;
+        this.bootstrapServers = bootstrapServers;
     }
 
     public static StandaloneSystem start(StandaloneSettings settings) {
@@ -38,7 +42,7 @@ public final class StandaloneSystem implements AutoCloseable {
                 ? null
                 : EmbeddedKafkaBroker.start(settings.dataDir(), settings.kafkaPort());
         String bootstrap = settings.bootstrapServers().orElseGet(() -> Objects.requireNonNull(broker).bootstrapServers());
-        StandaloneSystem system = new StandaloneSystem(broker);
+        StandaloneSystem system = new StandaloneSystem(broker, bootstrap);
         try {
             TopicProvisioner.createMissing(bootstrap, PARTITIONS, (short) 1);
             String[] common = {
@@ -61,6 +65,11 @@ public final class StandaloneSystem implements AutoCloseable {
         log.info("Order workflow service started in {} ms: http://localhost:{}/health (Kafka at {})",
                 (System.nanoTime() - started) / 1_000_000, system.gatewayPort, bootstrap);
         return system;
+    }
+
+    /** The Kafka cluster the services use: the in-process broker's, or the one given. */
+    public String bootstrapServers() {
+        return bootstrapServers;
     }
 
     /** The port the gateway listens on. */
@@ -90,9 +99,25 @@ public final class StandaloneSystem implements AutoCloseable {
         System.arraycopy(args, 0, all, common.length, args.length);
         ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
                 .properties("spring.config.name=" + name, "spring.application.name=" + name)
+                .initializers(StandaloneSystem::ownReactorNettyResources)
                 .registerShutdownHook(false)
                 .run(all);
         services.add(context);
         return context.getEnvironment().getProperty("local.server.port", Integer.class, -1);
+    }
+
+    /**
+     * Gives the service event loops of its own for its web server. Spring Boot's default uses the JVM-wide Reactor
+     * Netty resources and disposes them when the context closes, which would stop the web servers of every other
+     * service context in the JVM: closing one system (a test's) would silently kill another one still running.
+     */
+    private static void ownReactorNettyResources(ConfigurableApplicationContext context) {
+        if (context instanceof GenericApplicationContext generic) {
+            generic.registerBean(ReactorResourceFactory.class, () -> {
+                ReactorResourceFactory resources = new ReactorResourceFactory();
+                resources.setUseGlobalResources(false);
+                return resources;
+            });
+        }
     }
 }

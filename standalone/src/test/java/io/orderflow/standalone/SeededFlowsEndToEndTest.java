@@ -21,6 +21,7 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -30,18 +31,21 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * its approvals, deliver its events, cancel it, force failure paths with {@code meta.simulate}, and read the live
  * state for the final status and the branch that got there.
  *
- * <p>One standalone system serves the whole class and the orders run concurrently: most of a test is waiting for
- * Kafka, a timer or a retry backoff. Time is compressed per service through their own settings files: the
- * flow-runner sleeps ({@code control.wait}: a 3-day lead time, a 30-day renewal period) for one second, while the
- * order-processor turns an approval's day into {@link #APPROVAL_DAY} — long enough to decide over HTTP before the
- * deadline, short enough to watch nobody decide. The 30-day payment timeout of the B2B order would then take two
- * minutes, so that one path is left to {@code WaitLifecycleTest} in the order-processor.
+ * <p>One standalone system serves the whole class, and the tests run concurrently, each on orders of its own: most of
+ * a test is waiting for Kafka, a timer or a retry backoff. The class itself is not concurrent with other classes:
+ * closing a standalone system disposes the JVM-wide Reactor Netty resources, which stops the HTTP servers of any other
+ * system running in the same JVM.
+ *
+ * <p>Time is compressed per service through their own settings files. The flow-runner sleeps every
+ * {@code control.wait} (a 3-day lead time, a 30-day renewal period) for one second. The order-processor turns a day of
+ * an approval timeout into {@link #APPROVAL_DAY}: long enough to decide over HTTP before the deadline, short enough to
+ * watch nobody decide. The B2B order's 30-day payment timeout would then take two minutes, so that one path is left
+ * to {@code WaitLifecycleTest} in the order-processor.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class SeededFlowsEndToEndTest {
 
     /** One day of an approval or event timeout, as the order-processor counts it here. */
-    static final Duration APPROVAL_DAY = Duration.ofSeconds(4);
+    private static final Duration APPROVAL_DAY = Duration.ofSeconds(4);
     private static final long PROCESSOR_TIME_SCALE = Duration.ofDays(1).toMillis() / APPROVAL_DAY.toMillis();
     /** 30 days (the longest {@code control.wait}) become one second, the floor of a scaled sleep. */
     private static final long RUNNER_TIME_SCALE = Duration.ofDays(30).toSeconds();
@@ -91,9 +95,31 @@ class SeededFlowsEndToEndTest {
         }
     }
 
+    // ---- every flow prices its lines; a line the price list does not know fails the run -------------------------
+
+    @Execution(ExecutionMode.CONCURRENT)
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"purchase_request", "b2b_order", "reorder", "subscription", "storefront_order"})
+    void givenALineWithoutAPrice_whenPricing_thenTheRunFailsAndWhatRanIsRolledBack(String flowId) {
+        String orderId = start(flowId, input(flowId, "cus_unpriced_" + flowId, List.of(line("NO-SUCH-SKU", 1)),
+                Map.of()));
+
+        awaitStatus(orderId, "rolled_back")
+                .jsonPath("$.reason").value(String.class, reason -> assertThat(reason)
+                        .endsWith(" failed: No price for SKU NO-SUCH-SKU in the price list"))
+                .jsonPath("$.rollback.outcome").isEqualTo("complete")
+                .jsonPath("$.nodes.pricing.status").isEqualTo("failed")
+                .jsonPath("$.nodes.pricing.error").isEqualTo("No price for SKU NO-SUCH-SKU in the price list")
+                .jsonPath("$.nodes.tax.status").isEqualTo("pending")
+                .jsonPath("$.nodes.*.status").value(List.class, statuses -> assertThat(statuses)
+                        .contains("failed").doesNotContain("succeeded"))
+                .jsonPath("$.timeline[?(@.message == 'Rollback complete')]").exists();
+    }
+
     // ---- purchase_request: extract, price, policy, manager approval above 1,000, director on escalation ----------
 
     @Nested
+    @Execution(ExecutionMode.CONCURRENT)
     class PurchaseRequest {
 
         @Test
@@ -226,19 +252,6 @@ class SeededFlowsEndToEndTest {
         }
 
         @Test
-        void givenASkuWithoutAPrice_whenPricingFails_thenTheRunRollsBack() {
-            String orderId = start("purchase_request", input("purchase_request", "cus_pr_unpriced",
-                    List.of(line("NO-SUCH-SKU", 1)), Map.of()));
-
-            awaitStatus(orderId, "rolled_back")
-                    .jsonPath("$.reason").isEqualTo("Price lines failed: No price for SKU NO-SUCH-SKU in the price list")
-                    .jsonPath("$.rollback.outcome").isEqualTo("complete")
-                    .jsonPath("$.nodes.pricing.status").isEqualTo("failed")
-                    .jsonPath("$.nodes.pricing.error").isEqualTo("No price for SKU NO-SUCH-SKU in the price list")
-                    .jsonPath("$.nodes.extract.status").isEqualTo("rolled_back");
-        }
-
-        @Test
         void givenARequestWaitingForApproval_whenCancelled_thenTheWaitIsClearedAndALateDecisionIsRefused() {
             String orderId = start("purchase_request", input("purchase_request", "cus_pr_cancel",
                     List.of(line("LAPTOP-14", 2)), Map.of()));
@@ -265,6 +278,7 @@ class SeededFlowsEndToEndTest {
     // ---- b2b_order: extract, price, VAT, credit check (finance override), reserve, invoice, wait for payment --------
 
     @Nested
+    @Execution(ExecutionMode.CONCURRENT)
     class B2bOrder {
 
         @Test
@@ -432,6 +446,7 @@ class SeededFlowsEndToEndTest {
     // ---- reorder: budget (purchasing approves above 10,000), authorize, lead time, capture, receive, invoice -------
 
     @Nested
+    @Execution(ExecutionMode.CONCURRENT)
     class Reorder {
 
         @Test
@@ -446,7 +461,8 @@ class SeededFlowsEndToEndTest {
                     .jsonPath("$.nodes.lead_time.output.duration").isEqualTo("PT72H")
                     .jsonPath("$.nodes.lead_time.output.sleptMs").isEqualTo(1000)
                     .jsonPath("$.nodes.capture.output.captured").isEqualTo(true)
-                    .jsonPath("$.nodes.capture.output.authorizationId").isEqualTo("auth-" + orderId + "-g1-authorize-a1")
+                    .jsonPath("$.nodes.capture.output.authorizationId")
+                    .isEqualTo("auth-" + orderId + "-g1-authorize-a1")
                     .jsonPath("$.nodes.ship.status").isEqualTo("succeeded")
                     .jsonPath("$.nodes.invoice.status").isEqualTo("succeeded")
                     .jsonPath("$.nodes.completed.status").isEqualTo("succeeded");
@@ -496,7 +512,8 @@ class SeededFlowsEndToEndTest {
             awaitStatus(orderId, "declined")
                     .jsonPath("$.reason").isEqualTo("Supplier payment was declined")
                     .jsonPath("$.nodes.authorize.branches[0]").isEqualTo("declined")
-                    .jsonPath("$.nodes.authorize.output.message").isEqualTo("Card declined (simulated payment_declined)")
+                    .jsonPath("$.nodes.authorize.output.message")
+                    .isEqualTo("Card declined (simulated payment_declined)")
                     .jsonPath("$.nodes.lead_time.status").isEqualTo("skipped");
         }
 
@@ -512,6 +529,21 @@ class SeededFlowsEndToEndTest {
                     .jsonPath("$.nodes.ship.status").isEqualTo("failed")
                     .jsonPath("$.nodes.capture.status").isEqualTo("rolled_back")
                     .jsonPath("$.nodes.authorize.status").isEqualTo("rolled_back");
+        }
+
+        @Test
+        void givenTheCarrierIsDownAndCompensationFails_whenReceivingFails_thenItStaysFailedWithTheRollbackError() {
+            String orderId = start("reorder", input("reorder", "warehouse_stuck",
+                    List.of(line("PAPER-A4", 100)), simulate("carrier_down", "compensation_failed")));
+
+            awaitRollback(orderId, "failed")
+                    .jsonPath("$.status").isEqualTo("failed")
+                    .jsonPath("$.rollback.error").isEqualTo("Compensating capture failed: Could not refund pay-"
+                            + orderId + "-g1-capture-a1 (simulated compensation_failed)")
+                    .jsonPath("$.nodes.ship.status").isEqualTo("failed")
+                    .jsonPath("$.nodes.capture.status").isEqualTo("succeeded")
+                    .jsonPath("$.nodes.capture.error").value(String.class, error -> assertThat(error)
+                            .startsWith("Compensating capture failed"));
         }
 
         @Test
@@ -532,6 +564,7 @@ class SeededFlowsEndToEndTest {
     // ---- subscription: charge and invoice each period, sleep until renewal, loop for vars.term periods ----------
 
     @Nested
+    @Execution(ExecutionMode.CONCURRENT)
     class Subscription {
 
         @Test
@@ -583,6 +616,7 @@ class SeededFlowsEndToEndTest {
     // ---- storefront_order: price, tax, charge, reserve, ship, receipt; out of stock after the charge refunds ------
 
     @Nested
+    @Execution(ExecutionMode.CONCURRENT)
     class StorefrontOrder {
 
         @Test
@@ -635,7 +669,8 @@ class SeededFlowsEndToEndTest {
             awaitRollback(orderId, "failed")
                     .jsonPath("$.status").isEqualTo("failed")
                     .jsonPath("$.reason").isEqualTo("Out of stock and the refund failed")
-                    .jsonPath("$.rollback.error").isEqualTo("The run ended at a failed End node; nothing was rolled back")
+                    .jsonPath("$.rollback.error")
+                    .isEqualTo("The run ended at a failed End node; nothing was rolled back")
                     .jsonPath("$.nodes.refund.branches[0]").isEqualTo("failed")
                     .jsonPath("$.nodes.refund.output.refunded").isEqualTo(false)
                     .jsonPath("$.nodes.refund_failed.status").isEqualTo("succeeded")

@@ -67,6 +67,8 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
         return self;
     }
 
+    static final int FETCH_MAX_WAIT_MS = 50;
+
     Properties properties(HostInfo host) {
         ProcessorProperties.Streams config = settings.streams();
         Properties props = new Properties();
@@ -81,6 +83,9 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
                 LogAndContinueProcessingExceptionHandler.class);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // A read_committed fetch can wait out fetch.max.wait.ms (500 ms by default) for records that are already
+        // committed; each hop of an order pays it, so keep it short.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), FETCH_MAX_WAIT_MS);
         return props;
     }
 
