@@ -32,15 +32,14 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * state for the final status and the branch that got there.
  *
  * <p>One standalone system serves the whole class, and the tests run concurrently, each on orders of its own: most of
- * a test is waiting for Kafka, a timer or a retry backoff. The class itself is not concurrent with other classes:
- * closing a standalone system disposes the JVM-wide Reactor Netty resources, which stops the HTTP servers of any other
- * system running in the same JVM.
+ * a test is waiting for Kafka, a timer or a retry backoff. The class runs its own system rather than the shared one
+ * because its services count time differently.
  *
  * <p>Time is compressed per service through their own settings files. The flow-runner sleeps every
  * {@code control.wait} (a 3-day lead time, a 30-day renewal period) for one second. The order-processor turns a day of
  * an approval timeout into {@link #APPROVAL_DAY}: long enough to decide over HTTP before the deadline, short enough to
- * watch nobody decide. The B2B order's 30-day payment timeout would then take two minutes, so that one path is left
- * to {@code WaitLifecycleTest} in the order-processor.
+ * watch nobody decide. The B2B order's 30-day payment timeout would then take two minutes, so that one path has a
+ * class of its own, {@code PaymentTimeoutEndToEndTest}.
  */
 class SeededFlowsEndToEndTest {
 
