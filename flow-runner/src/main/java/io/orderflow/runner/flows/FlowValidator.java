@@ -68,10 +68,14 @@ public final class FlowValidator {
             if (edge.id() == null || !edgeIds.add(edge.id())) {
                 problems.add("Duplicate or missing edge id " + edge.id());
             }
-            if (!byId.containsKey(edge.from())) {
+            if (edge.from() == null) {
+                problems.add("Edge " + edge.id() + " has no from");
+            } else if (!byId.containsKey(edge.from())) {
                 problems.add("Edge " + edge.id() + " starts at unknown node '" + edge.from() + "'");
             }
-            if (!byId.containsKey(edge.to())) {
+            if (edge.to() == null) {
+                problems.add("Edge " + edge.id() + " has no to");
+            } else if (!byId.containsKey(edge.to())) {
                 problems.add("Edge " + edge.id() + " points to unknown node '" + edge.to() + "'");
             }
             NodeDefinition from = byId.get(edge.from());
@@ -99,7 +103,9 @@ public final class FlowValidator {
             if (node != null && "end".equals(node.type())) {
                 return true;
             }
-            edges.stream().filter(e -> e.from().equals(id) && seen.add(e.to())).forEach(e -> queue.add(e.to()));
+            // an edge missing an end is reported by validate; here it just leads nowhere
+            edges.stream().filter(e -> e.from() != null && e.from().equals(id) && e.to() != null && seen.add(e.to()))
+                    .forEach(e -> queue.add(e.to()));
         }
         return false;
     }

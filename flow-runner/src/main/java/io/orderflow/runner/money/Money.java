@@ -53,6 +53,19 @@ public record Money(Map<String, BigDecimal> rates, Map<String, BigDecimal> usdPr
         return amount.setScale(SCALE, RoundingMode.HALF_UP);
     }
 
+    /**
+     * {@code amount} with two decimals, e.g. {@code 385.20}, for summaries people read. Amounts read back from a
+     * stored instance are doubles ({@code 385.2}, {@code 165.0}), so summaries must not print them as they come.
+     */
+    public static String format(BigDecimal amount) {
+        return cents(amount).toPlainString();
+    }
+
+    /** {@code amount} with two decimals and its currency, e.g. {@code 385.20 USD}. */
+    public static String format(BigDecimal amount, String currency) {
+        return format(amount) + " " + currency;
+    }
+
     private static Map<String, BigDecimal> decimals(JsonNode object) {
         Map<String, BigDecimal> values = new LinkedHashMap<>();
         object.properties().forEach(e -> values.put(e.getKey(), e.getValue().decimalValue()));

@@ -1,6 +1,7 @@
 package io.orderflow.runner.nodes;
 
 import io.orderflow.runner.connectors.PaymentConnector;
+import io.orderflow.runner.money.Money;
 import io.orderflow.schemas.json.Json;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -49,14 +50,14 @@ public final class CapturePaymentNode implements Node {
                 ctx.hold("authorization", authorizationId);
                 out.put("authorizationId", authorizationId);
                 out.put("captured", false);
-                return new NodeOutcome.Done("ok", out, "Authorized " + ctx.amount() + " " + ctx.currency());
+                return new NodeOutcome.Done("ok", out, "Authorized " + Money.format(ctx.amount(), ctx.currency()));
             }
         }
         PaymentConnector.Result capture = payment.capture(ctx.call(), authorizationId);
         out.put("authorizationId", authorizationId);
         out.put("paymentId", capture.id());
         out.put("captured", true);
-        return new NodeOutcome.Done("ok", out, "Captured " + ctx.amount() + " " + ctx.currency());
+        return new NodeOutcome.Done("ok", out, "Captured " + Money.format(ctx.amount(), ctx.currency()));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.orderflow.runner.nodes;
 
 import io.orderflow.runner.connectors.PaymentConnector;
+import io.orderflow.runner.money.Money;
 import io.orderflow.schemas.json.Json;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -37,7 +38,7 @@ public final class ChargeNode implements Node {
         }
         PaymentConnector.Result capture = payment.capture(ctx.call(), auth.id());
         out.put("paymentId", capture.id());
-        return new NodeOutcome.Done("ok", out, "Charged " + ctx.amount() + " " + ctx.currency());
+        return new NodeOutcome.Done("ok", out, "Charged " + Money.format(ctx.amount(), ctx.currency()));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.orderflow.runner.nodes;
 
+import io.orderflow.runner.money.Money;
 import io.orderflow.schemas.json.Json;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,7 +25,8 @@ public final class InvoiceNode implements Node {
         out.put("amount", ctx.amount());
         out.put("currency", ctx.currency());
         out.put("dueDays", dueDays);
-        return new NodeOutcome.Done(null, out, "Invoice " + invoiceId + " for " + ctx.amount() + " " + ctx.currency());
+        return new NodeOutcome.Done(null, out, "Invoice " + invoiceId + " for "
+                + Money.format(ctx.amount(), ctx.currency()));
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -93,7 +94,8 @@ public final class NodeContext {
     }
 
     public ConnectorCall call() {
-        return new ConnectorCall(instance.orderId, instance.generation, nodeId(), attempt, simulate());
+        int run = instance.runs.getOrDefault(nodeId(), 1);
+        return new ConnectorCall(instance.orderId, instance.generation, nodeId(), run, attempt, simulate());
     }
 
     public Connectors connectors() {
@@ -123,6 +125,20 @@ public final class NodeContext {
 
     public String render(String template) {
         return Templates.render(template, scope());
+    }
+
+    /**
+     * The order's latest payment: the {@code paymentId} output of the most recently completed node that took money
+     * ({@code commerce.charge}, or {@code commerce.capture_payment} when it captured), if any.
+     */
+    public Optional<String> lastPaymentId() {
+        for (String completed : instance.completed.reversed()) {
+            String paymentId = text(instance.outputs.path(completed).get("paymentId"), null);
+            if (paymentId != null) {
+                return Optional.of(paymentId);
+            }
+        }
+        return Optional.empty();
     }
 
     /** Records that a connector now holds something for the order. */

@@ -47,7 +47,7 @@ public final class PricingNode implements Node {
         out.put("subtotal", subtotal);
         out.put("currency", currency);
         out.set("pricedFromList", Json.tree(filled));
-        return new NodeOutcome.Done(null, out, "Subtotal " + subtotal + " " + currency
+        return new NodeOutcome.Done(null, out, "Subtotal " + Money.format(subtotal, currency)
                 + (filled.isEmpty() ? "" : " (" + filled.size() + " price(s) from the price list)"));
     }
 }

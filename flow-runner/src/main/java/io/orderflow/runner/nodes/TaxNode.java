@@ -41,6 +41,7 @@ public final class TaxNode implements Node {
         out.put("rate", rate);
         out.put("tax", tax);
         out.put("total", total);
-        return new NodeOutcome.Done(null, out, "Tax " + tax + ", total " + total + " " + ctx.currency());
+        return new NodeOutcome.Done(null, out, "Tax " + Money.format(tax) + ", total "
+                + Money.format(total, ctx.currency()));
     }
 }

@@ -158,6 +158,10 @@ public final class RunEngine {
         NodeDefinition definition = instance.node(nodeId);
         Node node = catalogue.get(definition.type());
         int attempt = instance.attempts.merge(nodeId, 1, Integer::sum);
+        if (attempt == 1) {
+            // a retry repeats the same run; only entering the node anew (e.g. a loop back to it) starts the next one
+            instance.runs.merge(nodeId, 1, Integer::sum);
+        }
         instance.steps++;
         long startedAt = clock.millis();
         instance.nodes.put(nodeId, NodeStatus.RUNNING);
@@ -349,7 +353,7 @@ public final class RunEngine {
         int voided = 0;
         int cancelled = 0;
         var call = new io.orderflow.runner.connectors.ConnectorCall(instance.orderId, instance.generation, "cancel",
-                1, java.util.Set.of());
+                1, 1, java.util.Set.of());
         List<RunInstance.Hold> holds = new ArrayList<>();
         for (RunInstance.Hold hold : instance.holds) {
             if (!hold.open()) {

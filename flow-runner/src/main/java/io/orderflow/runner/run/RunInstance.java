@@ -43,6 +43,11 @@ public final class RunInstance {
     /** Nodes executed by this instance (the step count; continuation starts a new instance beyond the limit). */
     public long steps;
     public Map<String, Integer> attempts = new LinkedHashMap<>();
+    /**
+     * Runs of each node so far (a node on a loop runs once per pass): connector ids carry the run number, so each pass
+     * charges and invoices anew while a replay of the same step asks for the same ids.
+     */
+    public Map<String, Integer> runs = new LinkedHashMap<>();
     /** Completed node ids in completion order: compensation walks it backwards. */
     public List<String> completed = new ArrayList<>();
     /** What connectors hold for this order: stock holds, payment authorizations, booked shipments. */

@@ -69,6 +69,15 @@ class FlowFilesTest {
     }
 
     @Test
+    void edgeWithoutFromOrToIsAClearError() {
+        FlowDefinition flow = flow(List.of(node("a", "tax"), node("end", "end")),
+                List.of(edge("e1", "a", "end", null), edge("e2", null, "end", null), edge("e3", "a", null, null)));
+        assertThatThrownBy(() -> validator.validate(flow)).isInstanceOfSatisfying(
+                FlowValidator.InvalidFlowException.class,
+                e -> assertThat(e.problems()).containsExactly("Edge e2 has no from", "Edge e3 has no to"));
+    }
+
+    @Test
     void flowWithoutReachableEndIsAClearError() {
         FlowDefinition flow = flow(List.of(node("a", "tax"), node("b", "pricing"), node("end", "end")),
                 List.of(edge("e1", "a", "b", null)));

@@ -2,6 +2,9 @@ package io.orderflow.runner.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.orderflow.runner.connectors.ConnectorCall;
+import io.orderflow.runner.connectors.Connectors;
+import io.orderflow.runner.connectors.PaymentConnector;
 import io.orderflow.runner.flows.FlowFiles;
 import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.flows.NodeDefinition;
@@ -11,6 +14,7 @@ import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.Rollback;
 import io.orderflow.schemas.reports.RunReport;
 import io.orderflow.schemas.tasks.NodeTask;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -132,6 +136,22 @@ class RunScenariosTest {
 
         assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.DECLINED);
         assertThat(runner.eventNames()).containsExactly("order.paid", "order.refunded", "order.declined");
+    }
+
+    @Test
+    void outOfStockRefundsThePaymentTheChargeTook() {
+        List<String> refunded = new ArrayList<>();
+        Connectors mock = Connectors.mock();
+        runner.close();
+        runner = new RunnerHarness(new Connectors(new RecordingRefunds(mock.payment(), refunded), mock.inventory(),
+                mock.shipping(), mock.invoicing()));
+
+        runner.start("ord_w", RunnerHarness.version("storefront_order", 1), storefront("ord_w", "out_of_stock"));
+
+        String paymentId = outputs(runner.allReports, "charge", "paymentId").getFirst();
+        assertThat(paymentId).isEqualTo("pay-ord_w-g1-charge-a1");
+        assertThat(refunded).containsExactly(paymentId);
+        assertThat(outputs(runner.allReports, "refund", "paymentId")).containsExactly(paymentId);
     }
 
     @Test
@@ -359,6 +379,62 @@ class RunScenariosTest {
     }
 
     @Test
+    void eachSubscriptionPeriodChargesAndInvoicesWithIdsOfItsOwn() {
+        startSubscription("ord_x", 2);
+        runner.advance(RENEWAL);
+        runner.advance(RENEWAL);
+
+        assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.COMPLETED);
+        assertThat(outputs(runner.allReports, "charge", "paymentId"))
+                .containsExactly("pay-ord_x-g1-charge-a1", "pay-ord_x-g1-charge-r2-a1");
+        assertThat(outputs(runner.allReports, "invoice", "invoiceId"))
+                .containsExactly("inv-ord_x-g1-invoice-a1", "inv-ord_x-g1-invoice-r2-a1");
+    }
+
+    @Test
+    void aReplayedRenewalAsksForTheSameIds() {
+        startSubscription("ord_y", 2);
+        RunInstance.Timer renewal = runner.instance("ord_y").timer;
+
+        // the runner crashed before committing the renewal: once restarted, it fires it again on the stored instance
+        Effects first = runner.engine.fire(runner.instance("ord_y"), renewal);
+        Effects replay = runner.engine.fire(runner.instance("ord_y"), renewal);
+
+        assertThat(outputs(replay.reports(), "charge", "paymentId"))
+                .isEqualTo(outputs(first.reports(), "charge", "paymentId"))
+                .containsExactly("pay-ord_y-g1-charge-r2-a1");
+        assertThat(outputs(replay.reports(), "invoice", "invoiceId"))
+                .isEqualTo(outputs(first.reports(), "invoice", "invoiceId"))
+                .containsExactly("inv-ord_y-g1-invoice-r2-a1");
+    }
+
+    @Test
+    void summariesKeepTwoDecimalsOnceTheInstanceIsReloaded() {
+        startSubscription("ord_z", 2);
+        runner.advance(RENEWAL); // the second period runs on the instance read back from the store
+
+        assertThat(succeeded(runner.allReports, "charge")).extracting(d -> d.patch().summary())
+                .containsExactly("Charged 165.00 USD", "Charged 165.00 USD");
+        assertThat(succeeded(runner.allReports, "invoice").getLast().patch().summary())
+                .isEqualTo("Invoice inv-ord_z-g1-invoice-r2-a1 for 165.00 USD");
+    }
+
+    @Test
+    void subscriptionChargeTitlesNameThePeriodAndTheTermEndsAfterItsPeriods() {
+        startSubscription("ord_sub", 2);
+        runner.advance(RENEWAL);
+        runner.advance(RENEWAL);
+
+        assertThat(succeeded(runner.allReports, "charge")).extracting(d -> d.log().message())
+                .containsExactly("Charge first period: Charged 165.00 USD", "Charge renewal 1: Charged 165.00 USD");
+        RunReport.Progress last = runner.lastProgress();
+        assertThat(last.status()).isEqualTo(OrderStatus.COMPLETED);
+        assertThat(last.vars().get("renewals").asInt()).isEqualTo(2);
+        assertThat(runner.eventNames()).containsExactly("order.paid", "order.invoiced", "order.paid",
+                "order.invoiced", "order.completed");
+    }
+
+    @Test
     void policyFailureDeclinesWithTheViolationsAsReason() {
         var order = RunnerHarness.order("ord_v", "purchase_request", "{\"documentText\":\"1 x PAPER-A4\"}");
         order.putObject("meta").put("shipTo", "PO Box 7, Springfield");
@@ -368,6 +444,52 @@ class RunScenariosTest {
         assertThat(runner.lastProgress().reason()).isEqualTo("Cannot ship to a P.O. box");
         assertThat(runner.lastProgress().edges()).containsEntry("e6", io.orderflow.schemas.model.EdgeState.ACTIVE)
                 .containsEntry("e5", io.orderflow.schemas.model.EdgeState.INACTIVE);
+    }
+
+    /** The subscription's 30-day renewal wait, scaled by 1440. */
+    private static final Duration RENEWAL = Duration.ofMinutes(30);
+
+    /** Starts a subscription of {@code term} periods of 5 seats (165.00 USD each); it charges the first at once. */
+    private void startSubscription(String orderId, int term) {
+        runner.send(new NodeTask.StartRun(orderId, orderId + ".1", RunnerHarness.version("subscription", 1),
+                RunnerHarness.order(orderId, "subscription", "{\"lines\":[{\"sku\":\"SAAS-SEAT\",\"qty\":5}]}"),
+                Json.MAPPER.readTree("{\"term\":" + term + "}")));
+    }
+
+    /** The details of each successful run of {@code nodeId}, in order. */
+    private static List<RunReport.NodeDetail> succeeded(List<RunReport> reports, String nodeId) {
+        return reports.stream().filter(RunReport.NodeDetail.class::isInstance).map(RunReport.NodeDetail.class::cast)
+                .filter(d -> d.nodeId().equals(nodeId) && d.patch().status() == NodeStatus.SUCCEEDED).toList();
+    }
+
+    /** Output {@code field} of each successful run of {@code nodeId}, in order. */
+    private static List<String> outputs(List<RunReport> reports, String nodeId, String field) {
+        return succeeded(reports, nodeId).stream().map(d -> d.patch().output().get(field).asString()).toList();
+    }
+
+    /** The mock payment connector, remembering which payment each refund was for. */
+    private record RecordingRefunds(PaymentConnector payment, List<String> refunded) implements PaymentConnector {
+
+        @Override
+        public Result authorize(ConnectorCall call, BigDecimal amount, String currency) {
+            return payment.authorize(call, amount, currency);
+        }
+
+        @Override
+        public Result capture(ConnectorCall call, String authorizationId) {
+            return payment.capture(call, authorizationId);
+        }
+
+        @Override
+        public void voidAuthorization(ConnectorCall call, String authorizationId) {
+            payment.voidAuthorization(call, authorizationId);
+        }
+
+        @Override
+        public Result refund(ConnectorCall call, String paymentId, BigDecimal amount, String currency) {
+            refunded.add(paymentId);
+            return payment.refund(call, paymentId, amount, currency);
+        }
     }
 
     private int attemptsOf(String nodeId) {

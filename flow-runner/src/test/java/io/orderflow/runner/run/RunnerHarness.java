@@ -31,6 +31,8 @@ final class RunnerHarness implements AutoCloseable {
     static final Instant START = Instant.parse("2026-01-05T09:00:00Z");
 
     final MutableClock clock = new MutableClock(START);
+    /** The engine behind the topology, to replay a step on a stored instance as a restarted runner would. */
+    final RunEngine engine;
     final TopologyTestDriver driver;
     final TestInputTopic<String, NodeTask> tasks;
     final TestOutputTopic<String, RunReport> reports;
@@ -44,7 +46,15 @@ final class RunnerHarness implements AutoCloseable {
     }
 
     RunnerHarness(RunSettings settings) {
-        RunEngine engine = new RunEngine(NodeCatalogue.standard(), Connectors.mock(), Money.seeded(), clock, settings);
+        this(settings, Connectors.mock());
+    }
+
+    RunnerHarness(Connectors connectors) {
+        this(RunSettings.DEFAULTS, connectors);
+    }
+
+    RunnerHarness(RunSettings settings, Connectors connectors) {
+        engine = new RunEngine(NodeCatalogue.standard(), connectors, Money.seeded(), clock, settings);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "runner-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
