@@ -37,18 +37,19 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  *
  * <p>Time is compressed per service through their own settings files. The flow-runner sleeps every
  * {@code control.wait} (a 3-day lead time, a 30-day renewal period) for one second. The order-processor turns a day of
- * an approval timeout into {@link #APPROVAL_DAY}: long enough to decide over HTTP before the deadline, short enough to
- * watch nobody decide. The B2B order's 30-day payment timeout would then take two minutes, so that one path has a
- * class of its own, {@code PaymentTimeoutEndToEndTest}.
+ * an approval timeout into {@link #APPROVAL_DAY}: long enough to decide over HTTP before the deadline even on a busy
+ * machine (a decision usually lands within 2 s of the wait opening), short enough to watch nobody decide. The B2B
+ * order's 30-day payment timeout would then take five minutes, so that one path has a class of its own,
+ * {@code PaymentTimeoutEndToEndTest}.
  */
 class SeededFlowsEndToEndTest {
 
     /** One day of an approval or event timeout, as the order-processor counts it here. */
-    private static final Duration APPROVAL_DAY = Duration.ofSeconds(4);
+    private static final Duration APPROVAL_DAY = Duration.ofSeconds(10);
     private static final long PROCESSOR_TIME_SCALE = Duration.ofDays(1).toMillis() / APPROVAL_DAY.toMillis();
     /** 30 days (the longest {@code control.wait}) become one second, the floor of a scaled sleep. */
     private static final long RUNNER_TIME_SCALE = Duration.ofDays(30).toSeconds();
-    private static final Duration SETTLES = Duration.ofSeconds(60);
+    private static final Duration SETTLES = Duration.ofSeconds(90);
 
     private static StandaloneSystem system;
     private static WebTestClient http;
@@ -389,6 +390,8 @@ class SeededFlowsEndToEndTest {
                     .jsonPath("$.nodes.capture.branches[0]").isEqualTo("declined")
                     .jsonPath("$.nodes.capture.output.declined").isEqualTo(true)
                     .jsonPath("$.nodes.declined.status").isEqualTo("succeeded")
+                    .jsonPath("$.nodes.declined.summary").value(String.class, summary -> assertThat(summary)
+                            .as("the stock reserved for the order is given back").contains("1 held stock released"))
                     .jsonPath("$.nodes.ship.status").isEqualTo("skipped");
         }
 

@@ -269,10 +269,14 @@ public final class RunEngine {
         instance.nodes.put(definition.id(), NodeStatus.SUCCEEDED);
         instance.completed.add(definition.id());
         instance.ready.clear();
-        instance.holds.replaceAll(h -> new RunInstance.Hold(h.kind(), h.id(), h.nodeId(), false));
+        // A completed order keeps what it holds (a purchase request's reserved stock is its allocation); any other
+        // end gives it back.
+        Released released = "completed".equals(end.outcome())
+                ? closeOpenHolds(instance) : releaseOpenHolds(instance, definition.id());
         instance.nodes.replaceAll((id, s) -> s == NodeStatus.PENDING ? NodeStatus.SKIPPED : s);
         instance.edges.replaceAll((id, s) -> s == EdgeState.PENDING ? EdgeState.INACTIVE : s);
-        String summary = "Outcome: " + end.outcome() + (end.reason() == null ? "" : " (" + end.reason() + ")");
+        String summary = "Outcome: " + end.outcome() + (end.reason() == null ? "" : " (" + end.reason() + ")")
+                + (released.any() ? "; " + released.describe() : "");
         ObjectNode output = Json.object();
         output.put("outcome", end.outcome());
         if (end.reason() != null) {
@@ -349,10 +353,45 @@ public final class RunEngine {
     }
 
     private void terminate(RunInstance instance, Effects.Builder fx) {
+        Released released = releaseOpenHolds(instance, "cancel");
+        instance.state = RunInstance.State.TERMINATED;
+        instance.timer = null;
+        instance.ready.clear();
+        instance.waitingNode = null;
+        fx.reports.add(new RunReport.Compensated(instance.orderId, instance.instanceId, released.stock(),
+                released.authorizations(), released.shipments()));
+    }
+
+    /** A completed run keeps what it holds: its holds are closed without a connector call. */
+    private static Released closeOpenHolds(RunInstance instance) {
+        instance.holds.replaceAll(h -> new RunInstance.Hold(h.kind(), h.id(), h.nodeId(), false));
+        return new Released(0, 0, 0);
+    }
+
+    /** What {@link #releaseOpenHolds} gave back, by kind. */
+    private record Released(int stock, int authorizations, int shipments) {
+
+        boolean any() {
+            return stock + authorizations + shipments > 0;
+        }
+
+        String describe() {
+            return stock + " held stock released, " + authorizations + " authorizations voided, " + shipments
+                    + " shipments cancelled";
+        }
+    }
+
+    /**
+     * Gives back what the run still holds: stock holds released, open authorizations voided, booked shipments
+     * cancelled. A cancel does it, and so does an End node other than {@code completed}, since nothing after the end
+     * would ever use or free them (a B2B order declined at capture still holds its reserved stock). Not subject to
+     * {@code meta.simulate}: the simulated failures are for the flow's own steps and its rollback.
+     */
+    private Released releaseOpenHolds(RunInstance instance, String step) {
         int released = 0;
         int voided = 0;
         int cancelled = 0;
-        var call = new io.orderflow.runner.connectors.ConnectorCall(instance.orderId, instance.generation, "cancel",
+        var call = new io.orderflow.runner.connectors.ConnectorCall(instance.orderId, instance.generation, step,
                 1, 1, java.util.Set.of());
         List<RunInstance.Hold> holds = new ArrayList<>();
         for (RunInstance.Hold hold : instance.holds) {
@@ -378,11 +417,7 @@ public final class RunEngine {
             holds.add(new RunInstance.Hold(hold.kind(), hold.id(), hold.nodeId(), false));
         }
         instance.holds = holds;
-        instance.state = RunInstance.State.TERMINATED;
-        instance.timer = null;
-        instance.ready.clear();
-        instance.waitingNode = null;
-        fx.reports.add(new RunReport.Compensated(instance.orderId, instance.instanceId, released, voided, cancelled));
+        return new Released(released, voided, cancelled);
     }
 
     private RunReport.InstanceStatus status(RunInstance current, NodeTask.QueryInstance query) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.runner.connectors.ConnectorCall;
 import io.orderflow.runner.connectors.Connectors;
+import io.orderflow.runner.connectors.InventoryConnector;
 import io.orderflow.runner.connectors.PaymentConnector;
 import io.orderflow.runner.flows.FlowFiles;
 import io.orderflow.schemas.flows.FlowDefinition;
@@ -152,6 +153,42 @@ class RunScenariosTest {
         assertThat(paymentId).isEqualTo("pay-ord_w-g1-charge-a1");
         assertThat(refunded).containsExactly(paymentId);
         assertThat(outputs(runner.allReports, "refund", "paymentId")).containsExactly(paymentId);
+    }
+
+    @Test
+    void anOrderDeclinedAfterReservingGivesItsStockBackAtTheEnd() {
+        List<String> releases = new ArrayList<>();
+        Connectors mock = Connectors.mock();
+        runner.close();
+        runner = new RunnerHarness(new Connectors(mock.payment(), new RecordingReleases(mock.inventory(), releases),
+                mock.shipping(), mock.invoicing()));
+        var order = RunnerHarness.order("ord_x", "b2b_order", "{\"lines\":[{\"sku\":\"GADGET-1\",\"qty\":2}]}");
+        order.putObject("meta").put("simulate", "payment_declined");
+
+        runner.start("ord_x", RunnerHarness.version("b2b_order", 1), order);
+        runner.send(new NodeTask.ResumeNode("ord_x", "ord_x.1", "await_payment", "received", Json.object()));
+
+        assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.DECLINED);
+        assertThat(releases).containsExactly("hold-ord_x-g1-reserve-a1");
+        assertThat(runner.instance("ord_x").holds).allSatisfy(hold -> assertThat(hold.open()).isFalse());
+        assertThat(runner.reportsOf(RunReport.NodeDetail.class).getLast().patch().summary())
+                .isEqualTo("Outcome: declined (Payment was declined); 1 held stock released, 0 authorizations voided, "
+                        + "0 shipments cancelled");
+    }
+
+    @Test
+    void aCompletedOrderKeepsWhatItHolds() {
+        List<String> releases = new ArrayList<>();
+        Connectors mock = Connectors.mock();
+        runner.close();
+        runner = new RunnerHarness(new Connectors(mock.payment(), new RecordingReleases(mock.inventory(), releases),
+                mock.shipping(), mock.invoicing()));
+
+        runner.start("ord_y", RunnerHarness.version("purchase_request", 1), RunnerHarness.order("ord_y",
+                "purchase_request", "{\"lines\":[{\"sku\":\"PAPER-A4\",\"qty\":2}]}"));
+
+        assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.COMPLETED);
+        assertThat(releases).as("the reserved paper is the request's allocation").isEmpty();
     }
 
     @Test
@@ -489,6 +526,27 @@ class RunScenariosTest {
         public Result refund(ConnectorCall call, String paymentId, BigDecimal amount, String currency) {
             refunded.add(paymentId);
             return payment.refund(call, paymentId, amount, currency);
+        }
+    }
+
+    /** The mock inventory, remembering which holds were released. */
+    private record RecordingReleases(InventoryConnector inventory, List<String> released)
+            implements InventoryConnector {
+
+        @Override
+        public Reservation reserve(ConnectorCall call, List<Line> lines) {
+            return inventory.reserve(call, lines);
+        }
+
+        @Override
+        public void release(ConnectorCall call, String holdId) {
+            released.add(holdId);
+            inventory.release(call, holdId);
+        }
+
+        @Override
+        public List<Line> belowReorderPoint() {
+            return inventory.belowReorderPoint();
         }
     }
 
