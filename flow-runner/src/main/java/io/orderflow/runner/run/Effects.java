@@ -24,6 +24,16 @@ public record Effects(RunInstance instance, List<RunReport> reports, List<OrderE
         final List<NodeTask> tasks = new ArrayList<>();
         final List<RunInstance.Timer> timers = new ArrayList<>();
 
+        /** The last progress report collected so far, or {@code null}. */
+        RunReport.Progress lastProgress() {
+            for (int i = reports.size() - 1; i >= 0; i--) {
+                if (reports.get(i) instanceof RunReport.Progress progress) {
+                    return progress;
+                }
+            }
+            return null;
+        }
+
         Effects build(RunInstance instance) {
             return new Effects(instance, List.copyOf(reports), List.copyOf(events), List.copyOf(tasks),
                     List.copyOf(timers));

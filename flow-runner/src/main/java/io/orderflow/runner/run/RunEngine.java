@@ -456,13 +456,24 @@ public final class RunEngine {
         fx.timers.add(timer);
     }
 
+    /**
+     * Reports the instance's plan, order and vars as a sequenced snapshot. A snapshot carries all that an earlier one
+     * of the same instance did, so when this task already produced one with the same status, that one is replaced
+     * (keeping its sequence number) rather than followed: the processor then reads and writes the order once per
+     * status a task passes through instead of once per node. A change of status is still a report of its own.
+     */
     private void progress(RunInstance instance, Effects.Builder fx) {
-        instance.seq++;
         OrderStatus status = switch (instance.state) {
             case WAITING -> OrderStatus.WAITING;
             case COMPLETE, ERRORED -> instance.status;
             default -> OrderStatus.RUNNING;
         };
+        RunReport.Progress previous = fx.lastProgress();
+        if (previous != null && previous.instanceId().equals(instance.instanceId) && previous.status() == status) {
+            fx.reports.remove(previous);
+        } else {
+            instance.seq++;
+        }
         fx.reports.add(new RunReport.Progress(instance.orderId, instance.instanceId, instance.generation,
                 instance.seq, status, instance.reason, new LinkedHashMap<>(instance.nodes),
                 new LinkedHashMap<>(instance.edges), instance.order.deepCopy(), instance.vars.deepCopy()));

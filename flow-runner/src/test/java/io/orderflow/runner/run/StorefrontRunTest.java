@@ -50,6 +50,21 @@ class StorefrontRunTest {
     }
 
     @Test
+    void aTaskSendsOneSnapshotPerStatusItPassesThroughAndEveryNodeDetail() {
+        runner.start("ord_5", RunnerHarness.version("storefront_order", 1), RunnerHarness.order("ord_5",
+                "storefront_order", """
+                        {"lines":[{"sku":"A","qty":1,"unitPrice":5}]}"""));
+
+        List<RunReport.Progress> snapshots = runner.reportsOf(RunReport.Progress.class);
+        assertThat(snapshots).extracting(RunReport.Progress::status)
+                .containsExactly(OrderStatus.RUNNING, OrderStatus.COMPLETED);
+        assertThat(snapshots).extracting(RunReport.Progress::seq).containsExactly(1L, 2L);
+        assertThat(snapshots.getFirst().nodes()).as("the running snapshot is the last one before the end")
+                .containsEntry("invoice", NodeStatus.SUCCEEDED);
+        assertThat(runner.reportsOf(RunReport.NodeDetail.class)).hasSize(7);
+    }
+
+    @Test
     void eachNodeReportsItsDetailWithTimingAndBranches() {
         runner.start("ord_2", RunnerHarness.version("storefront_order", 1), RunnerHarness.order("ord_2",
                 "storefront_order", """
