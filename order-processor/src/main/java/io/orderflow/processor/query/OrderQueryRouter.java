@@ -35,7 +35,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -86,21 +88,39 @@ public class OrderQueryRouter {
 
     /** Index rows newest first, filtered by type, status and {@code q}; at most {@code limit}. */
     public Mono<ResponseEntity<String>> orders(String type, String status, String q, int limit, boolean local) {
-        Predicate<OrderIndexRow> filter = row -> OrderIndex.matches(row, type, status, q);
         return gather("orders", limit, local,
-                streams -> this.<OrderIndexRow>rows(streams, OrderAgent.INDEX, filter),
-                b -> b.path("/internal/orders").queryParam("local", true).queryParam("limit", limit)
-                        .queryParamIfPresent("type", java.util.Optional.ofNullable(type))
-                        .queryParamIfPresent("status", java.util.Optional.ofNullable(status))
-                        .queryParamIfPresent("q", java.util.Optional.ofNullable(q)).build());
+                streams -> indexRows(this.<OrderIndexRow>store(streams, OrderAgent.INDEX), type, status, q),
+                peerOrders(type, status, q, limit));
+    }
+
+    /**
+     * The list query as the other instances are asked it. The filters go in as URI variables, so they are encoded
+     * whole: a literal {@code q} of {@code jane+shop} would reach a peer as {@code jane shop}, and one with a brace
+     * would not build at all.
+     */
+    static Function<UriBuilder, URI> peerOrders(String type, String status, String q, int limit) {
+        return b -> {
+            Map<String, Object> values = new HashMap<>();
+            b.path("/internal/orders").queryParam("local", true).queryParam("limit", limit);
+            filter(b, values, "type", type);
+            filter(b, values, "status", status);
+            filter(b, values, "q", q);
+            return b.build(values);
+        };
+    }
+
+    private static void filter(UriBuilder b, Map<String, Object> values, String name, String value) {
+        if (value != null) {
+            b.queryParam(name, "{" + name + "}");
+            values.put(name, value);
+        }
     }
 
     /** Approval rows of the inbox by status ({@code all} for every row), newest first. */
     public Mono<ResponseEntity<String>> approvals(String status, boolean local) {
         String wanted = status == null || status.isBlank() ? "all" : status;
-        Predicate<ApprovalRow> filter = row -> "all".equals(wanted) || wanted.equals(row.status());
         return gather("approvals", Integer.MAX_VALUE, local,
-                streams -> this.<ApprovalRow>rows(streams, OrderAgent.APPROVALS, filter),
+                streams -> approvalRows(this.<ApprovalRow>store(streams, OrderAgent.APPROVALS), wanted),
                 b -> b.path("/internal/approvals").queryParam("local", true).queryParam("status", wanted).build());
     }
 
@@ -128,11 +148,7 @@ public class OrderQueryRouter {
                 .map(answers -> {
                     List<JsonNode> all = new ArrayList<>(mine);
                     answers.forEach(rows -> rows.forEach(all::add));
-                    all.sort(NEWEST_FIRST);
-                    ObjectNode body = Json.object();
-                    ArrayNode out = body.putArray(field);
-                    all.stream().limit(Math.max(0, limit)).forEach(out::add);
-                    return json(HttpStatus.OK, body);
+                    return json(HttpStatus.OK, merged(field, all, limit));
                 })
                 .onErrorResume(e -> {
                     log.warn("Could not gather {} from the other instances", field, e);
@@ -140,9 +156,31 @@ public class OrderQueryRouter {
                 });
     }
 
-    private <V> List<JsonNode> rows(KafkaStreams streams, String storeName, Predicate<V> filter) {
+    /** This instance's part of the list: index rows passing the filters, in store order (newest first). */
+    public static List<JsonNode> indexRows(ReadOnlyKeyValueStore<String, OrderIndexRow> store, String type,
+                                           String status, String q) {
+        return rows(store, row -> OrderIndex.matches(row, type, status, q));
+    }
+
+    /** This instance's part of the approvals inbox: rows with the status; {@code all}, null or blank for every row. */
+    public static List<JsonNode> approvalRows(ReadOnlyKeyValueStore<String, ApprovalRow> store, String status) {
+        String wanted = status == null || status.isBlank() ? "all" : status;
+        return rows(store, row -> "all".equals(wanted) || wanted.equals(row.status()));
+    }
+
+    /** The answer body {@code { <field>: [...] }}: every instance's rows merged newest first, at most {@code limit}. */
+    public static ObjectNode merged(String field, List<JsonNode> rows, int limit) {
+        List<JsonNode> all = new ArrayList<>(rows);
+        all.sort(NEWEST_FIRST);
+        ObjectNode body = Json.object();
+        ArrayNode out = body.putArray(field);
+        all.stream().limit(Math.max(0, limit)).forEach(out::add);
+        return body;
+    }
+
+    private static <V> List<JsonNode> rows(ReadOnlyKeyValueStore<String, V> store, Predicate<V> filter) {
         List<JsonNode> rows = new ArrayList<>();
-        try (KeyValueIterator<String, V> it = this.<V>store(streams, storeName).all()) {
+        try (KeyValueIterator<String, V> it = store.all()) {
             it.forEachRemaining(kv -> {
                 if (filter.test(kv.value)) {
                     rows.add(Json.tree(kv.value));

@@ -135,6 +135,11 @@ final class AgentDriver implements AutoCloseable {
         return store.get(ApprovalRow.key(orderId, nodeId));
     }
 
+    /** A store of the agent, read the way the internal query API reads it. */
+    <V> KeyValueStore<String, V> store(String storeName) {
+        return driver.getKeyValueStore(storeName);
+    }
+
     <V> List<V> storeValues(String storeName) {
         KeyValueStore<String, V> store = driver.getKeyValueStore(storeName);
         List<V> values = new ArrayList<>();

@@ -3,6 +3,8 @@ package io.orderflow.processor.streams;
 import io.orderflow.processor.order.NodeRun;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.NodePatch;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
@@ -10,6 +12,7 @@ import io.orderflow.schemas.reports.RunReport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.util.Map;
@@ -20,6 +23,7 @@ import static io.orderflow.processor.streams.Reports.approvalWait;
 import static io.orderflow.processor.streams.Reports.detail;
 import static io.orderflow.processor.streams.Reports.ended;
 import static io.orderflow.processor.streams.Reports.log;
+import static io.orderflow.processor.streams.Reports.order;
 import static io.orderflow.processor.streams.Reports.progress;
 import static io.orderflow.processor.streams.Reports.started;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,15 +66,31 @@ class ReportOrderingTest {
 
     @Test
     void rule2_onlyFreshReportsUpdatePlanOrderAndVars() {
-        agent.report(progress(1, 2, OrderStatus.RUNNING, Map.of("extract", NodeStatus.SUCCEEDED), Map.of(),
-                Json.object().put("v", 2)));
+        // given a fresh plan: extract done, the approved branch taken, the order priced at 27.00
+        JsonNode freshOrder = order("25.00", "2.00", "27.00");
+        agent.report(progress(1, 2, OrderStatus.RUNNING, Map.of("extract", NodeStatus.SUCCEEDED),
+                Map.of("e1", EdgeState.ACTIVE, "e2", EdgeState.INACTIVE), Json.object().put("v", 2), freshOrder));
+        agent.drain();
 
-        agent.report(progress(1, 1, OrderStatus.RUNNING, Map.of("extract", NodeStatus.RUNNING), Map.of(),
-                Json.object().put("v", 1)));
+        // when a stale report (lower sequence) and a duplicate (same sequence) carry another plan, order and vars
+        agent.report(progress(1, 1, OrderStatus.RUNNING, Map.of("extract", NodeStatus.RUNNING),
+                Map.of("e1", EdgeState.INACTIVE, "e2", EdgeState.ACTIVE, "e3", EdgeState.ACTIVE),
+                Json.object().put("v", 1), order("90.00", "9.00", "99.00")));
+        agent.report(progress(1, 2, OrderStatus.RUNNING, Map.of("extract", NodeStatus.FAILED),
+                Map.of("e1", EdgeState.PENDING, "e4", EdgeState.ACTIVE),
+                Json.object().put("v", 3), order("40.00", "4.00", "44.00")));
 
+        // then nothing of them shows: nodes, edges, order (and its total in the list) and vars are the fresh ones
         OrderState state = agent.state(ORDER);
         assertThat(state.nodes().get("extract").status()).isEqualTo(NodeStatus.SUCCEEDED);
         assertThat(state.vars()).isEqualTo(Json.object().put("v", 2));
+        assertThat(state.edges()).containsExactlyInAnyOrderEntriesOf(Map.of("e1", EdgeState.ACTIVE,
+                "e2", EdgeState.INACTIVE, "e3", EdgeState.PENDING, "e4", EdgeState.PENDING));
+        assertThat(state.order()).isEqualTo(freshOrder);
+        assertThat(state.order().get("total").decimalValue()).isEqualByComparingTo("27.00");
+        assertThat(agent.indexTopic()).as("no index row is republished for an ignored report").isEmpty();
+        assertThat(agent.<OrderIndexRow>storeValues(OrderAgent.INDEX)).singleElement()
+                .satisfies(row -> assertThat(row.total()).isEqualByComparingTo("27.00"));
     }
 
     @Test

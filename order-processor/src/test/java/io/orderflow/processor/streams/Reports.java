@@ -28,13 +28,22 @@ final class Reports {
 
     static RunReport.Progress progress(int generation, long seq, OrderStatus status, Map<String, NodeStatus> nodes,
                                        Map<String, EdgeState> edges, JsonNode vars) {
+        return progress(generation, seq, status, nodes, edges, vars, order("25.00", "2.00", "27.00"));
+    }
+
+    static RunReport.Progress progress(int generation, long seq, OrderStatus status, Map<String, NodeStatus> nodes,
+                                       Map<String, EdgeState> edges, JsonNode vars, JsonNode order) {
         String instance = generation == 1 ? INSTANCE : ORDER + "." + generation;
-        JsonNode order = Json.MAPPER.readTree("""
-                {"id":"%s","type":"storefront_order","title":"Storefront order · cus_42","customerId":"cus_42",
-                 "currency":"USD","subtotal":25.00,"tax":2.00,"total":27.00,"fxRate":1,"baseTotal":27.00}"""
-                .formatted(ORDER));
         return new RunReport.Progress(ORDER, instance, generation, seq, status,
                 status == OrderStatus.FAILED ? "Payment connector failed" : null, nodes, edges, order, vars);
+    }
+
+    /** The order object with its computed amounts, as the run reports it. */
+    static JsonNode order(String subtotal, String tax, String total) {
+        return Json.MAPPER.readTree("""
+                {"id":"%s","type":"storefront_order","title":"Storefront order · cus_42","customerId":"cus_42",
+                 "currency":"USD","subtotal":%s,"tax":%s,"total":%s,"fxRate":1,"baseTotal":%s}"""
+                .formatted(ORDER, subtotal, tax, total, total));
     }
 
     static RunReport.NodeDetail detail(String nodeId, NodePatch patch) {
@@ -55,8 +64,12 @@ final class Reports {
     }
 
     static RunReport.WaitRequested approvalWait(long timeoutMs, long since) {
-        return new RunReport.WaitRequested(ORDER, INSTANCE, 1, new WaitRequest("approve", "approval",
-                "Approve order " + ORDER, "approval", "manager", new BigDecimal("27.00"), timeoutMs, since));
+        return approvalWait(ORDER, timeoutMs, since);
+    }
+
+    static RunReport.WaitRequested approvalWait(String orderId, long timeoutMs, long since) {
+        return new RunReport.WaitRequested(orderId, orderId + ".1", 1, new WaitRequest("approve", "approval",
+                "Approve order " + orderId, "approval", "manager", new BigDecimal("27.00"), timeoutMs, since));
     }
 
     static RunReport.WaitRequested eventWait(String event, long timeoutMs, long since) {

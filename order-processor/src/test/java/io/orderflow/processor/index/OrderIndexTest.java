@@ -1,0 +1,98 @@
+package io.orderflow.processor.index;
+
+import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.OrderType;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The list filters ({@code type}, {@code status}, {@code q}) and the index key order. */
+class OrderIndexTest {
+
+    private static final OrderIndexRow B2B = row("ord_7Kx2", OrderType.B2B_ORDER, OrderStatus.WAITING,
+            "Wholesale order · acme_gmbh", "acme_gmbh", 1_000);
+
+    @Test
+    void noFilterMatchesEveryRow() {
+        assertThat(OrderIndex.matches(B2B, null, null, null)).isTrue();
+        assertThat(OrderIndex.matches(B2B, "", " ", "")).as("blank parameters are no filter").isTrue();
+    }
+
+    @Test
+    void typeFilterMatchesOnlyThatOrderType() {
+        assertThat(OrderIndex.matches(B2B, "b2b_order", null, null)).isTrue();
+        assertThat(OrderIndex.matches(B2B, "storefront_order", null, null)).isFalse();
+        assertThat(OrderIndex.matches(B2B, "B2B_ORDER", null, null)).as("types are matched as spelled").isFalse();
+
+        OrderIndexRow untyped = row("ord_x", null, OrderStatus.QUEUED, "x", "c", 1);
+        assertThat(OrderIndex.matches(untyped, "b2b_order", null, null)).isFalse();
+        assertThat(OrderIndex.matches(untyped, null, null, null)).isTrue();
+    }
+
+    @Test
+    void statusFilterMatchesOnlyThatStatus() {
+        assertThat(OrderIndex.matches(B2B, null, "waiting", null)).isTrue();
+        assertThat(OrderIndex.matches(B2B, null, "running", null)).isFalse();
+        assertThat(OrderIndex.matches(B2B, "b2b_order", "waiting", null)).isTrue();
+        assertThat(OrderIndex.matches(B2B, "b2b_order", "completed", null)).as("filters combine").isFalse();
+    }
+
+    @Test
+    void queryMatchesTheOrderIdTitleOrCustomerIdIgnoringCase() {
+        assertThat(OrderIndex.matches(B2B, null, null, "ord_7kx2")).as("the id").isTrue();
+        assertThat(OrderIndex.matches(B2B, null, null, "7KX")).as("part of the id").isTrue();
+        assertThat(OrderIndex.matches(B2B, null, null, "wholesale")).as("the title").isTrue();
+
+        OrderIndexRow titledOtherwise = row("ord_1", OrderType.REORDER, OrderStatus.RUNNING, "Monthly refill",
+                "cus_Zeta", 1);
+        assertThat(OrderIndex.matches(titledOtherwise, null, null, "ZETA")).as("the customer id").isTrue();
+        assertThat(OrderIndex.matches(titledOtherwise, null, null, "REFILL")).isTrue();
+    }
+
+    @Test
+    void queryDoesNotMatchOtherFieldsOrOtherText() {
+        assertThat(OrderIndex.matches(B2B, null, null, "globex")).isFalse();
+        assertThat(OrderIndex.matches(B2B, null, null, "EUR")).as("currency is not searched").isFalse();
+        assertThat(OrderIndex.matches(B2B, null, null, "waiting")).as("status is not searched").isFalse();
+        assertThat(OrderIndex.matches(B2B, null, null, "b2b_order")).as("type is not searched").isFalse();
+
+        OrderIndexRow bare = row("ord_2", OrderType.REORDER, OrderStatus.QUEUED, null, null, 1);
+        assertThat(OrderIndex.matches(bare, null, null, "cus")).as("missing title and customer").isFalse();
+        assertThat(OrderIndex.matches(bare, null, null, "ord_2")).isTrue();
+    }
+
+    @Test
+    void keysSortNewestFirstThenByOrderId() {
+        List<String> keys = Stream.of(
+                        OrderIndex.key(1_000L, "ord_a"),
+                        OrderIndex.key(9_999_999_999_999L, "ord_b"),
+                        OrderIndex.key(0L, "ord_c"),
+                        OrderIndex.key(2_000L, "ord_z"),
+                        OrderIndex.key(2_000L, "ord_d"))
+                .sorted().toList();
+
+        assertThat(keys).containsExactly(OrderIndex.key(9_999_999_999_999L, "ord_b"),
+                OrderIndex.key(2_000L, "ord_d"), OrderIndex.key(2_000L, "ord_z"),
+                OrderIndex.key(1_000L, "ord_a"), OrderIndex.key(0L, "ord_c"));
+
+        // and the comparator used to merge rows from several instances agrees with the key order
+        List<OrderIndexRow> rows = Stream.of(row("ord_a", null, OrderStatus.QUEUED, null, null, 1_000),
+                        row("ord_z", null, OrderStatus.QUEUED, null, null, 2_000),
+                        row("ord_d", null, OrderStatus.QUEUED, null, null, 2_000))
+                .sorted(OrderIndex.NEWEST_FIRST).toList();
+        assertThat(rows).extracting(OrderIndexRow::id).containsExactly("ord_d", "ord_z", "ord_a");
+        assertThat(rows).isSortedAccordingTo(Comparator.comparing(r -> OrderIndex.key(r.createdAt(), r.id())));
+    }
+
+    private static OrderIndexRow row(String id, OrderType type, OrderStatus status, String title, String customerId,
+                                     long createdAt) {
+        return new OrderIndexRow(id, type, status, title, "flow", 1, id + ".1", 1, customerId, "EUR",
+                new BigDecimal("10.00"), "", createdAt, createdAt);
+    }
+}

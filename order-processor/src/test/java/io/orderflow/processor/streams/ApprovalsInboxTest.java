@@ -1,0 +1,105 @@
+package io.orderflow.processor.streams;
+
+import io.orderflow.processor.approvals.ApprovalRow;
+import io.orderflow.processor.query.OrderQueryRouter;
+import io.orderflow.schemas.commands.OrderCommand;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.orderflow.processor.streams.Fixtures.start;
+import static io.orderflow.processor.streams.Reports.approvalWait;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The approvals inbox by status, read with the code the internal {@code GET /internal/approvals} runs
+ * ({@link OrderQueryRouter#approvalRows}, merged newest first by {@link OrderQueryRouter#merged}).
+ */
+class ApprovalsInboxTest {
+
+    private static final long TWO_DAYS = Duration.ofDays(2).toMillis(); // scaled: two minutes
+    private static final long THIRTY_DAYS = Duration.ofDays(30).toMillis(); // scaled: thirty minutes
+
+    private final AgentDriver agent = new AgentDriver();
+
+    @BeforeEach
+    void givenFiveOrdersWhoseApprovalsEndedEveryWay() {
+        // an approval for each order, opened a second apart (ord_escalated has the short timeout)
+        open("ord_rejected", THIRTY_DAYS);
+        open("ord_escalated", TWO_DAYS);
+        open("ord_pending", THIRTY_DAYS);
+        open("ord_approved", THIRTY_DAYS);
+        open("ord_cancelled", THIRTY_DAYS);
+
+        agent.command(new OrderCommand.DecideApproval("ord_rejected", "approve", "rejected", "ops@example.com",
+                "Too expensive"));
+        agent.command(new OrderCommand.DecideApproval("ord_approved", "approve", "approved", null, null));
+        agent.command(new OrderCommand.CancelOrder("ord_cancelled", null));
+        agent.advance(Duration.ofMinutes(2)); // ord_escalated's scaled deadline passes; the others have 30 minutes
+    }
+
+    @AfterEach
+    void close() {
+        agent.close();
+    }
+
+    @Test
+    void eachStatusFilterAnswersOnlyItsRows() {
+        assertThat(orderIds(inbox("pending"))).containsExactly("ord_pending");
+        assertThat(orderIds(inbox("approved"))).containsExactly("ord_approved");
+        assertThat(orderIds(inbox("rejected"))).containsExactly("ord_rejected");
+        assertThat(orderIds(inbox("escalated"))).containsExactly("ord_escalated");
+    }
+
+    @Test
+    void allAnswersEveryRowNewestFirstIncludingCancelledOnes() {
+        List<String> newestFirst = List.of("ord_cancelled", "ord_approved", "ord_pending", "ord_escalated",
+                "ord_rejected");
+
+        assertThat(orderIds(inbox("all"))).containsExactlyElementsOf(newestFirst);
+        assertThat(orderIds(inbox(null))).as("no status means all").containsExactlyElementsOf(newestFirst);
+        assertThat(orderIds(inbox("cancelled"))).containsExactly("ord_cancelled");
+    }
+
+    @Test
+    void closedRowsShowTheirOutcomeDeciderAndNote() {
+        JsonNode rejected = inbox("rejected").getFirst();
+        assertThat(rejected.get("status").asString()).isEqualTo("rejected");
+        assertThat(rejected.get("decidedBy").asString()).isEqualTo("ops@example.com");
+        assertThat(rejected.get("note").asString()).isEqualTo("Too expensive");
+        assertThat(rejected.get("amount").decimalValue()).isEqualByComparingTo("27.00");
+
+        JsonNode escalated = inbox("escalated").getFirst();
+        assertThat(escalated.get("decidedBy").asString()).isEqualTo("timeout");
+        assertThat(escalated.get("decidedAt").asLong()).isEqualTo(agent.now());
+
+        JsonNode pending = inbox("pending").getFirst();
+        assertThat(pending.has("decidedAt")).isFalse();
+        assertThat(pending.get("title").asString()).isEqualTo("Approve order ord_pending");
+        assertThat(pending.get("assignee").asString()).isEqualTo("manager");
+    }
+
+    private void open(String orderId, long timeoutMs) {
+        agent.command(start(orderId));
+        agent.report(approvalWait(orderId, timeoutMs, agent.now()));
+        agent.advance(Duration.ofSeconds(1));
+    }
+
+    private List<JsonNode> inbox(String status) {
+        KeyValueStore<String, ApprovalRow> approvals = agent.store(OrderAgent.APPROVALS);
+        List<JsonNode> rows = new ArrayList<>();
+        OrderQueryRouter.merged("approvals", OrderQueryRouter.approvalRows(approvals, status), Integer.MAX_VALUE)
+                .get("approvals").forEach(rows::add);
+        return rows;
+    }
+
+    private static List<String> orderIds(List<JsonNode> rows) {
+        return rows.stream().map(row -> row.get("orderId").asString()).toList();
+    }
+}
