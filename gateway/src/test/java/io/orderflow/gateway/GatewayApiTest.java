@@ -328,6 +328,16 @@ class GatewayApiTest extends GatewayIntegrationTest {
         }
 
         @Test
+        void a_query_with_plus_ampersand_or_braces_reaches_the_processor_as_written() {
+            String q = "jane+shop@example.com & {x}";
+            http.get().uri(uri -> uri.path("/api/v1/orders").queryParam("q", "{q}").build(q)).exchange()
+                    .expectStatus().isOk();
+            String forwarded = java.util.Arrays.stream(QUERIES.lastListQuery().split("&"))
+                    .filter(part -> part.startsWith("q=")).findFirst().orElseThrow().substring(2);
+            assertThat(java.net.URLDecoder.decode(forwarded, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(q);
+        }
+
+        @Test
         void unknown_type_or_status_is_400() {
             http.get().uri("/api/v1/orders?status=done").exchange().expectStatus().isBadRequest()
                     .expectBody().json("{\"error\": \"Unknown order status 'done'\"}", true);

@@ -3,7 +3,7 @@ package io.orderflow.gateway.commands;
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.kafka.KafkaSettings;
-import io.orderflow.gateway.kafka.TopicReader;
+import io.orderflow.kafka.TopicReader;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
@@ -40,7 +40,7 @@ public class CommandBus implements SmartLifecycle {
     private final Clock clock;
     private final KafkaSettings kafka;
     private volatile KafkaProducer<String, CommandEnvelope> producer;
-    private volatile TopicReader<CommandReply> replies;
+    private volatile TopicReader<String, CommandReply> replies;
     private final Map<String, CompletableFuture<CommandReply>> pending = new ConcurrentHashMap<>();
     private volatile boolean running;
 

@@ -2,7 +2,7 @@ package io.orderflow.gateway.flows;
 
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.kafka.KafkaSettings;
-import io.orderflow.gateway.kafka.TopicReader;
+import io.orderflow.kafka.TopicReader;
 import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.topics.Topics;
@@ -28,7 +28,7 @@ public class FlowCatalog implements SmartLifecycle {
 
     private final Map<String, FlowRecord> flows = new ConcurrentHashMap<>();
     private final KafkaSettings kafka;
-    private volatile TopicReader<FlowRecord> reader;
+    private volatile TopicReader<String, FlowRecord> reader;
     private volatile boolean running;
 
     public FlowCatalog(KafkaSettings kafka) {

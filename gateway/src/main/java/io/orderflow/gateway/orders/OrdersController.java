@@ -16,6 +16,8 @@ import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.OrderType;
 import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -28,6 +30,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.util.UriBuilder;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -88,12 +91,7 @@ class OrdersController {
                                       @RequestParam(required = false) String q, ServerWebExchange exchange) {
         return access.require(exchange, Role.VIEWER)
                 .doOnNext(caller -> checkFilters(type, status))
-                .then(processor.get(uri -> uri.path("/internal/orders")
-                        .queryParamIfPresent("type", Optional.ofNullable(type))
-                        .queryParamIfPresent("status", Optional.ofNullable(status))
-                        .queryParamIfPresent("q", Optional.ofNullable(q))
-                        .queryParam("limit", LIST_MAX)
-                        .build()))
+                .then(processor.get(uri -> listQuery(uri, type, status, q)))
                 .map(OrdersController::capList);
     }
 
@@ -172,6 +170,24 @@ class OrdersController {
         if (!OrderIds.isOrderId(id)) {
             throw ApiException.notFound("Order " + id + " not found");
         }
+    }
+
+    /**
+     * The processor's list query. The filters go in as URI variables, so they are encoded in full: a {@code q} with
+     * {@code +}, {@code &} or braces reaches the processor as the caller wrote it.
+     */
+    static URI listQuery(UriBuilder uri, String type, String status, String q) {
+        Map<String, Object> values = new HashMap<>();
+        uri.path("/internal/orders");
+        for (Map.Entry<String, String> filter : Map.of("type", Optional.ofNullable(type), "status",
+                Optional.ofNullable(status), "q", Optional.ofNullable(q)).entrySet().stream()
+                .filter(e -> e.getValue().isPresent())
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().get()))
+                .entrySet()) {
+            uri.queryParam(filter.getKey(), "{" + filter.getKey() + "}");
+            values.put(filter.getKey(), filter.getValue());
+        }
+        return uri.queryParam("limit", LIST_MAX).build(values);
     }
 
     /** At most {@value #LIST_MAX} rows, whatever the processor sent. */

@@ -1,6 +1,6 @@
 package io.orderflow.gateway.testing;
 
-import io.orderflow.gateway.kafka.TopicReader;
+import io.orderflow.kafka.TopicReader;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
@@ -38,7 +38,7 @@ public final class FakeProcessor implements AutoCloseable {
     private final List<CommandEnvelope> received = new CopyOnWriteArrayList<>();
     private final Set<String> silentOrders = ConcurrentHashMap.newKeySet();
     private final KafkaProducer<String, CommandReply> producer;
-    private final TopicReader<CommandEnvelope> commands;
+    private final TopicReader<String, CommandEnvelope> commands;
 
     public FakeProcessor(String bootstrapServers) {
         Properties props = new Properties();

@@ -1,7 +1,7 @@
 package io.orderflow.dispatcher.deliveries;
 
 import io.orderflow.dispatcher.OrderflowKafkaProperties;
-import io.orderflow.dispatcher.kafka.CompactedTopicReader;
+import io.orderflow.dispatcher.kafka.CompactedTopicView;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
 import java.util.Comparator;
@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
 
@@ -20,7 +19,7 @@ import org.springframework.stereotype.Component;
  * subscription stay in memory; the API lists at most {@link #LISTED}.
  */
 @Component
-public class DeliveryStore implements SmartLifecycle {
+public class DeliveryStore extends CompactedTopicView {
 
     public static final int LISTED = 50;
     static final int KEPT_PER_SUBSCRIPTION = 500;
@@ -31,15 +30,14 @@ public class DeliveryStore implements SmartLifecycle {
     private final KafkaTemplate<String, String> kafka;
     private final Map<String, Map<String, Delivery>> bySubscription = new ConcurrentHashMap<>();
     private final Map<String, String> subscriptionOf = new ConcurrentHashMap<>();
-    private final CompactedTopicReader reader;
 
     public DeliveryStore(KafkaTemplate<String, String> kafka, OrderflowKafkaProperties kafkaProperties) {
+        super(Topics.WEBHOOK_DELIVERIES.name(), kafkaProperties.bootstrapServers());
         this.kafka = kafka;
-        this.reader = new CompactedTopicReader(Topics.WEBHOOK_DELIVERIES.name(), kafkaProperties.bootstrapServers(),
-                this::apply);
     }
 
-    private void apply(String id, String json) {
+    @Override
+    protected void apply(String id, String json) {
         if (json == null) {
             String subscriptionId = subscriptionOf.remove(id);
             if (subscriptionId != null) {
@@ -77,25 +75,5 @@ public class DeliveryStore implements SmartLifecycle {
     public CompletableFuture<Delivery> record(Delivery delivery) {
         return kafka.send(Topics.WEBHOOK_DELIVERIES.name(), delivery.id(), Json.write(delivery))
                 .thenApply(ignored -> delivery);
-    }
-
-    @Override
-    public void start() {
-        reader.start();
-    }
-
-    @Override
-    public void stop() {
-        reader.stop();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return reader.isRunning();
-    }
-
-    @Override
-    public int getPhase() {
-        return reader.getPhase();
     }
 }

@@ -1,7 +1,7 @@
 package io.orderflow.dispatcher.subscriptions;
 
 import io.orderflow.dispatcher.OrderflowKafkaProperties;
-import io.orderflow.dispatcher.kafka.CompactedTopicReader;
+import io.orderflow.dispatcher.kafka.CompactedTopicView;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
 import java.util.Comparator;
@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
 
@@ -19,19 +18,18 @@ import org.springframework.stereotype.Component;
  * back from it into memory. Each dispatcher instance reads the whole topic.
  */
 @Component
-public class SubscriptionStore implements SmartLifecycle {
+public class SubscriptionStore extends CompactedTopicView {
 
     private final KafkaTemplate<String, String> kafka;
     private final Map<String, Subscription> byId = new ConcurrentHashMap<>();
-    private final CompactedTopicReader reader;
 
     public SubscriptionStore(KafkaTemplate<String, String> kafka, OrderflowKafkaProperties kafkaProperties) {
+        super(Topics.WEBHOOK_SUBSCRIPTIONS.name(), kafkaProperties.bootstrapServers());
         this.kafka = kafka;
-        this.reader = new CompactedTopicReader(Topics.WEBHOOK_SUBSCRIPTIONS.name(), kafkaProperties.bootstrapServers(),
-                this::apply);
     }
 
-    private void apply(String id, String json) {
+    @Override
+    protected void apply(String id, String json) {
         if (json == null) {
             byId.remove(id);
         } else {
@@ -53,38 +51,18 @@ public class SubscriptionStore implements SmartLifecycle {
     /** Completes when the subscription is stored and visible here. */
     public CompletableFuture<Subscription> save(Subscription subscription) {
         return kafka.send(Topics.WEBHOOK_SUBSCRIPTIONS.name(), subscription.id(), Json.write(subscription))
-                .thenCompose(result -> reader.applied(result.getRecordMetadata()))
+                .thenCompose(result -> applied(result.getRecordMetadata()))
                 .thenApply(ignored -> subscription);
     }
 
     /** Completes when the tombstone is stored and the subscription is gone here. */
     public CompletableFuture<Void> delete(String id) {
         return kafka.send(Topics.WEBHOOK_SUBSCRIPTIONS.name(), id, null)
-                .thenCompose(result -> reader.applied(result.getRecordMetadata()));
+                .thenCompose(result -> applied(result.getRecordMetadata()));
     }
 
     /** Completes once the subscriptions stored before the start are all known. */
     public CompletableFuture<Void> loaded() {
-        return reader.caughtUp();
-    }
-
-    @Override
-    public void start() {
-        reader.start();
-    }
-
-    @Override
-    public void stop() {
-        reader.stop();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return reader.isRunning();
-    }
-
-    @Override
-    public int getPhase() {
-        return reader.getPhase();
+        return caughtUp();
     }
 }
