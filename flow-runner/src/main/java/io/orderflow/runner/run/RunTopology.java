@@ -77,8 +77,10 @@ public final class RunTopology {
         @Override
         public Set<StoreBuilder<?>> stores() {
             return Set.of(
+                    // with caching, a commit writes an instance to RocksDB and the changelog once, however many
+                    // tasks and timers of the order the transaction handled
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES), Serdes.String(),
-                            JsonSerde.of(RunInstance.class)),
+                            JsonSerde.of(RunInstance.class)).withCachingEnabled(),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS), Serdes.Bytes(),
                             JsonSerde.of(RunInstance.Timer.class)));
         }
