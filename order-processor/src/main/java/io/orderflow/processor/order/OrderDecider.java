@@ -302,7 +302,10 @@ public final class OrderDecider {
         }
         ObjectNode payload = Json.object();
         if (wait.isApproval()) {
+            // the decision payload's shape, {decision, by, note, outcome}: nobody decided, the timeout "did"
+            payload.putNull("decision");
             payload.put("by", "timeout");
+            payload.putNull("note");
             payload.put("outcome", "escalated");
             return Decision.of(List.of(new OrderFact.WaitClosed(wait.nodeId(), "escalated", null, payload, now)),
                     List.of(new Effect.CloseApproval(wait.nodeId(), "escalated", now, "timeout", null),
