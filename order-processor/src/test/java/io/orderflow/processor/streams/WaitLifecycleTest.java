@@ -7,6 +7,7 @@ import io.orderflow.processor.order.Wait;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.tasks.NodeTask;
 import org.junit.jupiter.api.AfterEach;
@@ -263,6 +264,20 @@ class WaitLifecycleTest {
 
         assertThat(again.body()).isEqualTo(Json.object().put("delivered", false));
         assertThat(agent.tasks()).extracting(t -> ((NodeTask.ResumeNode) t).branch()).containsExactly("received");
+    }
+
+    @Test
+    void raceDeadlineFirst_aLateEventIsNotDeliveredAndTheCloseIsLogged() {
+        agent.report(eventWait("payment.received", THIRTY_DAYS, agent.now()));
+        agent.drain();
+
+        agent.advance(Duration.ofMinutes(30));
+        CommandReply late = agent.command(new OrderCommand.DeliverEvent(ORDER, "payment.received", null));
+
+        assertThat(late.body()).isEqualTo(Json.object().put("delivered", false));
+        assertThat(agent.state(ORDER).vars().has("payment_received")).as("nothing else happens").isFalse();
+        assertThat(agent.tasks()).extracting(t -> ((NodeTask.ResumeNode) t).branch()).containsExactly("timeout");
+        assertThat(agent.state(ORDER).timeline()).extracting(TimelineEntry::kind).contains("close:payment.received");
     }
 
     @Test
