@@ -19,6 +19,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -495,7 +496,9 @@ class RunScenariosTest {
 
     /** The details of each successful run of {@code nodeId}, in order. */
     private static List<RunReport.NodeDetail> succeeded(List<RunReport> reports, String nodeId) {
-        return reports.stream().filter(RunReport.NodeDetail.class::isInstance).map(RunReport.NodeDetail.class::cast)
+        return reports.stream()
+                .flatMap(r -> r instanceof RunReport.NodeDetails batch ? batch.details().stream() : Stream.of(r))
+                .filter(RunReport.NodeDetail.class::isInstance).map(RunReport.NodeDetail.class::cast)
                 .filter(d -> d.nodeId().equals(nodeId) && d.patch().status() == NodeStatus.SUCCEEDED).toList();
     }
 

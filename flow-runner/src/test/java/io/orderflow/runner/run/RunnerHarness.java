@@ -38,6 +38,9 @@ final class RunnerHarness implements AutoCloseable {
     final TestOutputTopic<String, RunReport> reports;
     final TestOutputTopic<String, OrderEvent> events;
     final TestOutputTopic<String, NodeTask> ownTasks;
+    /** The reports as sent on {@code run-reports} (node details batched). */
+    final List<RunReport> sentReports = new ArrayList<>();
+    /** The reports one by one, as the agent applies them: a batch of node details is unpacked in place. */
     final List<RunReport> allReports = new ArrayList<>();
     final List<OrderEvent> allEvents = new ArrayList<>();
 
@@ -111,7 +114,14 @@ final class RunnerHarness implements AutoCloseable {
 
     private void drain() {
         // the driver feeds records written to node-tasks back into the topology itself; just collect outputs
-        allReports.addAll(reports.readValuesToList());
+        for (RunReport report : reports.readValuesToList()) {
+            sentReports.add(report);
+            if (report instanceof RunReport.NodeDetails batch) {
+                allReports.addAll(batch.details());
+            } else {
+                allReports.add(report);
+            }
+        }
         allEvents.addAll(events.readValuesToList());
         ownTasks.readValuesToList();
     }

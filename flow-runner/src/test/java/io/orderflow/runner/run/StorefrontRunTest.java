@@ -62,6 +62,12 @@ class StorefrontRunTest {
         assertThat(snapshots.getFirst().nodes()).as("the running snapshot is the last one before the end")
                 .containsEntry("invoice", NodeStatus.SUCCEEDED);
         assertThat(runner.reportsOf(RunReport.NodeDetail.class)).hasSize(7);
+        assertThat(runner.sentReports).as("the details before the running snapshot travel as one record")
+                .extracting(report -> report.getClass().getSimpleName())
+                .containsExactly("NodeDetails", "Progress", "NodeDetail", "Progress");
+        assertThat(((RunReport.NodeDetails) runner.sentReports.getFirst()).details())
+                .extracting(RunReport.NodeDetail::nodeId)
+                .containsExactly("pricing", "tax", "charge", "reserve", "ship", "invoice");
     }
 
     @Test

@@ -204,9 +204,9 @@ public final class OrderDecider {
             return Decision.none();
         }
         return switch (report) {
-            case RunReport.NodeDetail detail ->
-                    Decision.of(List.of(new OrderFact.NodePatched(detail.nodeId(), detail.patch(), detail.log())),
-                            List.of());
+            case RunReport.NodeDetail detail -> Decision.of(List.of(patched(detail)), List.of());
+            case RunReport.NodeDetails batch ->
+                    Decision.of(batch.details().stream().map(OrderDecider::patched).toList(), List.of());
             case RunReport.Progress progress -> progress(state, progress, now);
             case RunReport.WaitRequested requested -> openWait(state, requested, now);
             case RunReport.Continued continued -> continued.generation() > state.generation()
@@ -217,6 +217,11 @@ public final class OrderDecider {
             case RunReport.Compensated c -> Decision.of(List.of(new OrderFact.CompensationLogged(
                     c.released(), c.voided(), c.shipmentsCancelled(), now)), List.of());
         };
+    }
+
+    /** Ordering rule 4: a node detail always applies its patch and log entry. */
+    private static OrderFact patched(RunReport.NodeDetail detail) {
+        return new OrderFact.NodePatched(detail.nodeId(), detail.patch(), detail.log());
     }
 
     /** Ordering rule 1: newer generation, or same generation and higher sequence. */

@@ -123,6 +123,25 @@ class ReportOrderingTest {
     }
 
     @Test
+    void rule4_aBatchOfDetailsAppliesEachInOrderAsOneChange() {
+        long versionBefore = agent.state(ORDER).version();
+
+        agent.report(new RunReport.NodeDetails(ORDER, ORDER + ".1", java.util.List.of(
+                new RunReport.NodeDetail(ORDER, ORDER + ".1", "extract",
+                        new NodePatch(NodeStatus.SUCCEEDED, null, null, "Extracted 2 lines", null, null, null),
+                        io.orderflow.schemas.model.TimelineEntry.of(agent.now(), "node", "extract finished")),
+                new RunReport.NodeDetail(ORDER, ORDER + ".1", "approve",
+                        new NodePatch(null, null, null, "Waiting for manager", null, null, null),
+                        io.orderflow.schemas.model.TimelineEntry.of(agent.now(), "node", "approve opened")))));
+
+        OrderState state = agent.state(ORDER);
+        assertThat(state.nodes().get("extract").summary()).isEqualTo("Extracted 2 lines");
+        assertThat(state.nodes().get("approve").summary()).isEqualTo("Waiting for manager");
+        assertThat(state.timeline()).extracting(e -> e.message()).endsWith("extract finished", "approve opened");
+        assertThat(state.version()).as("one stored change for the whole batch").isEqualTo(versionBefore + 1);
+    }
+
+    @Test
     void rule5_aKeyedTimelineEntryReplacesTheEarlierOne() {
         agent.report(log("extract", 1, "attempt 1 failed", "retry:extract"));
         agent.report(log("extract", 2, "unrelated", null));

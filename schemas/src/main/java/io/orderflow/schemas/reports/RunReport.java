@@ -9,6 +9,7 @@ import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.Rollback;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.model.WaitRequest;
+import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
@@ -19,6 +20,7 @@ import tools.jackson.databind.JsonNode;
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = RunReport.NodeDetail.class, name = "node_detail"),
+        @JsonSubTypes.Type(value = RunReport.NodeDetails.class, name = "node_details"),
         @JsonSubTypes.Type(value = RunReport.Progress.class, name = "progress"),
         @JsonSubTypes.Type(value = RunReport.WaitRequested.class, name = "wait_requested"),
         @JsonSubTypes.Type(value = RunReport.Continued.class, name = "continued"),
@@ -34,6 +36,17 @@ public sealed interface RunReport {
     /** Unsequenced: a node patch and an optional log entry, always applied. */
     record NodeDetail(String orderId, String instanceId, String nodeId, NodePatch patch, TimelineEntry log)
             implements RunReport {
+    }
+
+    /**
+     * Unsequenced: the node details one runner task produced back to back, in order, sent as one record so the agent
+     * reads and writes the order once for all of them. Each applies exactly as a {@link NodeDetail} would.
+     */
+    record NodeDetails(String orderId, String instanceId, List<NodeDetail> details) implements RunReport {
+
+        public NodeDetails {
+            details = List.copyOf(details);
+        }
     }
 
     /**
