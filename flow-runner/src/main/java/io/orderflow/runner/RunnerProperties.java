@@ -16,7 +16,7 @@ public record RunnerProperties(Kafka kafka, @DefaultValue("./data") String dataD
      * which bounds how long its output waits before read_committed readers see it.
      */
     public record Streams(@DefaultValue("orderflow-flow-runner") String applicationId, String stateDir,
-                          @DefaultValue("100") long commitIntervalMs) {
+                          @DefaultValue("50") long commitIntervalMs) {
     }
 
     /**

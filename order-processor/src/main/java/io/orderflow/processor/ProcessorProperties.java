@@ -26,7 +26,7 @@ public record ProcessorProperties(@DefaultValue Kafka kafka, @DefaultValue("./da
      *                       machine's host name
      */
     public record Streams(@DefaultValue("orderflow-order-processor") String applicationId, String stateDir,
-                          String advertisedHost, @DefaultValue("100") long commitIntervalMs) {
+                          String advertisedHost, @DefaultValue("50") long commitIntervalMs) {
     }
 
     public AgentSettings agentSettings() {
