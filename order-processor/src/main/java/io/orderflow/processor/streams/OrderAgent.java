@@ -11,6 +11,7 @@ import io.orderflow.processor.timers.Due;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.events.OrderUpdate;
+import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.reports.RunReport;
@@ -25,6 +26,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -49,6 +52,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     public static final String EVENTS = "events-sink";
     public static final String UPDATES = "updates-sink";
     public static final String INDEX_SINK = "index-sink";
+
+    private static final Logger log = LoggerFactory.getLogger(OrderAgent.class);
 
     private final OrderDecider decider;
     private final Clock clock;
@@ -107,7 +112,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 case CommandEnvelope envelope -> {
                     String orderId = envelope.command().orderId();
                     OrderState state = orders.get(orderId);
-                    Decision decision = decider.decide(state, envelope.command(), now);
+                    Decision decision = decideOrAnswer500(state, envelope, now);
                     carryOut(orderId, state, decision, now);
                     Decision.Reply reply = decision.reply();
                     context.forward(new Record<>(envelope.replyTo(),
@@ -121,6 +126,21 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 case null, default -> {
                     // Not ours (a foreign or unreadable record): nothing to do.
                 }
+            }
+        }
+
+        /**
+         * The decision on a command. Deciding changes nothing, so a command the decider cannot handle (one written to
+         * the topic by something other than the gateway, say) is answered 500 with the order left as it was, rather
+         * than dropped without a reply.
+         */
+        private Decision decideOrAnswer500(OrderState state, CommandEnvelope envelope, long now) {
+            try {
+                return decider.decide(state, envelope.command(), now);
+            } catch (RuntimeException e) {
+                log.error("Could not decide {} for order {}", envelope.command().getClass().getSimpleName(),
+                        envelope.command().orderId(), e);
+                return Decision.none().replying(500, Json.object().put("error", "Engine error: " + e.getMessage()));
             }
         }
 

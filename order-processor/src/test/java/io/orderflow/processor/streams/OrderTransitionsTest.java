@@ -223,4 +223,20 @@ class OrderTransitionsTest {
         assertThat(row.assignee()).isEqualTo("manager");
         assertThat(row.amount()).isEqualByComparingTo("27.00");
     }
+
+    @Test
+    void aCommandTheAgentCannotDecideIsAnswered500AndChangesNothing() {
+        // given a start written to the topic by something other than the gateway, without its flow version
+        OrderCommand.StartOrder broken = new OrderCommand.StartOrder("ord_broken", null,
+                Json.object().put("type", "storefront_order"), null, "fp", false);
+
+        // when the agent gets it
+        CommandReply reply = agent.command(broken);
+
+        // then the sender learns at once, and no order exists
+        assertThat(reply.status()).isEqualTo(500);
+        assertThat(reply.body().get("error").asString()).startsWith("Engine error");
+        assertThat(agent.state("ord_broken")).isNull();
+        assertThat(agent.tasks()).isEmpty();
+    }
 }
