@@ -18,7 +18,6 @@ import io.orderflow.schemas.model.OrderType;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -179,15 +178,17 @@ class OrdersController {
     static URI listQuery(UriBuilder uri, String type, String status, String q) {
         Map<String, Object> values = new HashMap<>();
         uri.path("/internal/orders");
-        for (Map.Entry<String, String> filter : Map.of("type", Optional.ofNullable(type), "status",
-                Optional.ofNullable(status), "q", Optional.ofNullable(q)).entrySet().stream()
-                .filter(e -> e.getValue().isPresent())
-                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().get()))
-                .entrySet()) {
-            uri.queryParam(filter.getKey(), "{" + filter.getKey() + "}");
-            values.put(filter.getKey(), filter.getValue());
-        }
+        filter(uri, values, "type", type);
+        filter(uri, values, "status", status);
+        filter(uri, values, "q", q);
         return uri.queryParam("limit", LIST_MAX).build(values);
+    }
+
+    private static void filter(UriBuilder uri, Map<String, Object> values, String name, String value) {
+        if (value != null) {
+            uri.queryParam(name, "{" + name + "}");
+            values.put(name, value);
+        }
     }
 
     /** At most {@value #LIST_MAX} rows, whatever the processor sent. */
