@@ -37,6 +37,17 @@ public final class ApiException extends RuntimeException {
         return new ApiException(HttpStatus.CONFLICT, ApiError.of(error), Map.of());
     }
 
+    /** 401: a missing, wrong or revoked credential, or a session that has ended. */
+    public static ApiException unauthorized(String error) {
+        return new ApiException(HttpStatus.UNAUTHORIZED, ApiError.of(error), Map.of());
+    }
+
+    /** 429 with {@code Retry-After} in seconds. */
+    public static ApiException tooManyRequests(String error, long retryAfterSeconds) {
+        return new ApiException(HttpStatus.TOO_MANY_REQUESTS, ApiError.of(error),
+                Map.of("Retry-After", Long.toString(retryAfterSeconds)));
+    }
+
     public static ApiException forbidden(String error) {
         return new ApiException(HttpStatus.FORBIDDEN, ApiError.of(error), Map.of());
     }

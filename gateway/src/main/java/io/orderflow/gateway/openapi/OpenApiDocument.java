@@ -22,6 +22,8 @@ import java.util.Map;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -39,12 +41,18 @@ class OpenApiDocument {
             "decideApproval", RequestSchema.DECIDE_APPROVAL,
             "cancelOrder", RequestSchema.CANCEL_ORDER,
             "createWebhookSubscription", RequestSchema.CREATE_WEBHOOK_SUBSCRIPTION,
-            "receiveSignedEvent", RequestSchema.SIGNED_EVENT);
+            "receiveSignedEvent", RequestSchema.SIGNED_EVENT,
+            "signIn", RequestSchema.SIGN_IN,
+            "addPerson", RequestSchema.ADD_PERSON,
+            "updatePerson", RequestSchema.UPDATE_PERSON,
+            "createToken", RequestSchema.CREATE_TOKEN);
 
     /** Swagger's own mapper for OpenAPI 3.1 models (Jackson 2, inside swagger-core). */
     private final ObjectMapper swagger = Json31.mapper();
 
+    /** First: it sets each operation's responses, which later customizers (security) add to. */
     @Bean
+    @Order(Ordered.HIGHEST_PRECEDENCE)
     OpenApiCustomizer orderflowDocument() {
         JsonNode responses = readResource("/io/orderflow/gateway/openapi/responses.json");
         return openApi -> {

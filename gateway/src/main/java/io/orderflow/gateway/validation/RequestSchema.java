@@ -16,7 +16,11 @@ public enum RequestSchema {
     DECIDE_APPROVAL("DecideApprovalRequest", "decide-approval.json"),
     CANCEL_ORDER("CancelOrderRequest", "cancel-order.json"),
     CREATE_WEBHOOK_SUBSCRIPTION("CreateWebhookSubscriptionRequest", "create-webhook-subscription.json"),
-    SIGNED_EVENT("SignedEventRequest", "signed-event.json");
+    SIGNED_EVENT("SignedEventRequest", "signed-event.json"),
+    SIGN_IN("SignInRequest", "sign-in.json"),
+    ADD_PERSON("AddPersonRequest", "add-person.json"),
+    UPDATE_PERSON("UpdatePersonRequest", "update-person.json"),
+    CREATE_TOKEN("CreateTokenRequest", "create-token.json");
 
     private static final String BASE = "/io/orderflow/schemas/requests/";
 

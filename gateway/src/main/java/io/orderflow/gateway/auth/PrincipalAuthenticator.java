@@ -1,0 +1,109 @@
+package io.orderflow.gateway.auth;
+
+import io.orderflow.gateway.auth.Credentials.ApiTokenValue;
+import io.orderflow.gateway.auth.Credentials.Nothing;
+import io.orderflow.gateway.auth.Credentials.Presented;
+import io.orderflow.gateway.auth.Credentials.SessionCookie;
+import io.orderflow.gateway.auth.Credentials.SharedPasswordBearer;
+import io.orderflow.gateway.auth.Principals.Person;
+import io.orderflow.schemas.commands.Caller;
+import org.springframework.security.authentication.BadCredentialsException;
+import org.springframework.security.authentication.ReactiveAuthenticationManager;
+import org.springframework.security.core.Authentication;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * Checks what a request presented against the principals (rules 3 to 5 of Authentication): a known, unrevoked token
+ * acts with its role; the shared password acts as a break-glass operator; a session acts as its person (or as the
+ * shared password) while it stands; nothing at all is enough only on an open deployment. Anything else is a 401, and
+ * a wrong shared-password bearer counts as a guess.
+ */
+@Component
+public class PrincipalAuthenticator implements ReactiveAuthenticationManager {
+
+    static final Caller SHARED_PASSWORD = new Caller("password", null, "operator");
+    static final String SIGN_IN_NEEDED = "Sign in, or send an API token";
+
+    private final PrincipalDirectory directory;
+    private final Sessions sessions;
+    private final AuthProperties settings;
+    private final GuessLimiter guesses;
+
+    public PrincipalAuthenticator(PrincipalDirectory directory, Sessions sessions, AuthProperties settings,
+                                  GuessLimiter guesses) {
+        this.directory = directory;
+        this.sessions = sessions;
+        this.settings = settings;
+        this.guesses = guesses;
+    }
+
+    /** Completes once every principal the topic held at start is known (until then nobody can be judged). */
+    public Mono<Void> ready() {
+        return directory.loaded();
+    }
+
+    /** Open deployment (rule 4): no shared password set and nobody registered. */
+    public boolean open() {
+        return settings.sharedPassword().isEmpty() && !directory.hasPeople();
+    }
+
+    @Override
+    public Mono<Authentication> authenticate(Authentication presented) {
+        Credentials credentials = ((Presented) presented).getCredentials();
+        return directory.loaded().then(Mono.fromCallable(() -> switch (credentials) {
+            case ApiTokenValue token -> token(token.value());
+            case SharedPasswordBearer bearer -> sharedPassword(bearer);
+            case SessionCookie cookie -> session(cookie.value());
+            case Nothing nothing -> nothing();
+        }));
+    }
+
+    private Authentication token(String value) {
+        return directory.tokenByDigest(Secrets.sha256(value)).filter(token -> !token.revoked())
+                .map(token -> new CallerAuthentication(
+                        new Caller("token", "token:" + token.name(), token.role()), null))
+                .orElseThrow(() -> new BadCredentialsException("Unknown or revoked API token"));
+    }
+
+    private Authentication sharedPassword(SharedPasswordBearer bearer) {
+        guesses.check(bearer.clientAddress());
+        if (settings.sharedPassword().filter(expected -> Secrets.same(bearer.value(), expected)).isPresent()) {
+            return new CallerAuthentication(SHARED_PASSWORD, null);
+        }
+        guesses.record(bearer.clientAddress());
+        return fail("Wrong bearer value: send an API token or the shared password");
+    }
+
+    private Authentication session(String cookieValue) {
+        String digest = Secrets.sha256(cookieValue);
+        return sessions.caller(digest).map(caller -> new CallerAuthentication(caller, digest))
+                // a cookie left over from before is no obstacle where no sign-in is needed
+                .or(() -> open() ? java.util.Optional.of(new CallerAuthentication(Caller.OPEN, null))
+                        : java.util.Optional.empty())
+                .orElseThrow(() -> new BadCredentialsException(SessionEnded.MESSAGE));
+    }
+
+    private Authentication nothing() {
+        if (open()) {
+            return new CallerAuthentication(Caller.OPEN, null);
+        }
+        return fail(SIGN_IN_NEEDED);
+    }
+
+    private static Authentication fail(String message) {
+        throw new BadCredentialsException(message);
+    }
+
+    static Caller personCaller(Person person) {
+        return new Caller("person", person.email(), person.role());
+    }
+
+    /** The words of rule 6 of Authentication, for a session that has ended. */
+    public static final class SessionEnded {
+        public static final String MESSAGE = "Your sign-in has ended. Reload the page to sign in again.";
+
+        private SessionEnded() {
+        }
+    }
+}

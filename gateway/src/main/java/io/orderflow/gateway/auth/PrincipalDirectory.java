@@ -1,0 +1,194 @@
+package io.orderflow.gateway.auth;
+
+import io.orderflow.gateway.api.ApiException;
+import io.orderflow.gateway.kafka.KafkaSettings;
+import io.orderflow.gateway.GatewayProperties;
+import io.orderflow.kafka.TopicReader;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.topics.Topics;
+import io.orderflow.gateway.auth.Principals.ApiToken;
+import io.orderflow.gateway.auth.Principals.Person;
+import io.orderflow.gateway.auth.Principals.Session;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The gateway's view of the compacted {@code principals} topic: people, API tokens and sessions, read from the
+ * beginning at start and kept up to date, so every gateway instance sees every principal (a revocation on one is seen
+ * by all within the topic's latency). Writes go to the topic and complete once this instance's view holds them, so a
+ * caller reads its own writes. Nothing about a principal lives only in memory.
+ */
+@Component
+public class PrincipalDirectory implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(PrincipalDirectory.class);
+    private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(10);
+
+    private final KafkaSettings kafka;
+    private final GatewayProperties gateway;
+    private final Map<String, Person> people = new ConcurrentHashMap<>();
+    private final Map<String, ApiToken> tokens = new ConcurrentHashMap<>();
+    private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+    private volatile KafkaProducer<String, JsonNode> producer;
+    private volatile TopicReader<String, JsonNode> reader;
+    private volatile boolean running;
+
+    public PrincipalDirectory(KafkaSettings kafka, GatewayProperties gateway) {
+        this.kafka = kafka;
+        this.gateway = gateway;
+    }
+
+    private void apply(ConsumerRecord<String, JsonNode> record) {
+        String key = record.key();
+        JsonNode value = record.value();
+        int colon = key.indexOf(':');
+        String id = key.substring(colon + 1);
+        switch (key.substring(0, Math.max(colon, 0))) {
+            case "person" -> put(people, id, value, Person.class);
+            case "token" -> put(tokens, id, value, ApiToken.class);
+            case "session" -> put(sessions, id, value, Session.class);
+            default -> log.warn("Ignoring a principals record with an unknown key kind");
+        }
+    }
+
+    private static <T> void put(Map<String, T> map, String id, JsonNode value, Class<T> type) {
+        if (value == null) {
+            map.remove(id);
+        } else {
+            map.put(id, Json.MAPPER.treeToValue(value, type));
+        }
+    }
+
+    /** Completes once the view holds everything the topic held at start; 503 if that takes too long. */
+    public Mono<Void> loaded() {
+        return Mono.fromFuture(reader.caughtUp(), false).timeout(LOAD_TIMEOUT)
+                .onErrorMap(TimeoutException.class, e -> ApiException.unavailable("Principals are still loading"));
+    }
+
+    // ---- reads ---------------------------------------------------------------------------------------------------
+
+    public Optional<Person> person(String id) {
+        return Optional.ofNullable(people.get(id));
+    }
+
+    public Optional<Person> personByEmail(String email) {
+        String wanted = email.toLowerCase(Locale.ROOT);
+        return people.values().stream().filter(p -> p.email().toLowerCase(Locale.ROOT).equals(wanted)).findFirst();
+    }
+
+    /** Everyone, in the order they were added. */
+    public List<Person> people() {
+        return people.values().stream().sorted(Comparator.comparingLong(Person::createdAt).thenComparing(Person::id))
+                .toList();
+    }
+
+    public boolean hasPeople() {
+        return !people.isEmpty();
+    }
+
+    public Optional<ApiToken> tokenByDigest(String digest) {
+        return Optional.ofNullable(tokens.get(digest));
+    }
+
+    public Optional<ApiToken> token(String id) {
+        return tokens.values().stream().filter(t -> t.id().equals(id)).findFirst();
+    }
+
+    /** Every token, revoked ones too, newest first. */
+    public List<ApiToken> tokens() {
+        return tokens.values().stream()
+                .sorted(Comparator.comparingLong(ApiToken::createdAt).reversed().thenComparing(ApiToken::id)).toList();
+    }
+
+    public Optional<Session> session(String digest) {
+        return Optional.ofNullable(sessions.get(digest));
+    }
+
+    // ---- writes --------------------------------------------------------------------------------------------------
+
+    public Mono<Void> save(Person person) {
+        return write(person.key(), Json.tree(person));
+    }
+
+    public Mono<Void> save(ApiToken token) {
+        return write(token.key(), Json.tree(token));
+    }
+
+    public Mono<Void> save(Session session) {
+        return write(session.key(), Json.tree(session));
+    }
+
+    public Mono<Void> endSession(String digest) {
+        return write(Session.key(digest), null);
+    }
+
+    private Mono<Void> write(String key, JsonNode value) {
+        return Mono.defer(() -> {
+            CompletableFuture<RecordMetadata> sent = new CompletableFuture<>();
+            producer.send(new ProducerRecord<>(Topics.PRINCIPALS.name(), key, value), (metadata, error) -> {
+                if (error != null) {
+                    sent.completeExceptionally(error);
+                } else {
+                    sent.complete(metadata);
+                }
+            });
+            return Mono.fromFuture(sent.thenCompose(reader::applied), false);
+        }).timeout(gateway.replyTimeout()).onErrorMap(e -> !(e instanceof ApiException),
+                e -> ApiException.unavailable("The team could not be saved; retry later"));
+    }
+
+    // ---- lifecycle -----------------------------------------------------------------------------------------------
+
+    @Override
+    public void start() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, gateway.instanceId() + "-principals");
+        producer = new KafkaProducer<>(props, Topics.PRINCIPALS.keySerde().serializer(),
+                Topics.PRINCIPALS.valueSerde().serializer());
+        // A new reader per start: a lifecycle may be stopped and started again (a paused test context is).
+        reader = new TopicReader<>(kafka.bootstrapServers(), Topics.PRINCIPALS, TopicReader.From.BEGINNING,
+                this::apply);
+        reader.start();
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        reader.close();
+        producer.close();
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Before the web server opens its port. */
+    @Override
+    public int getPhase() {
+        return 0;
+    }
+}

@@ -1,0 +1,89 @@
+package io.orderflow.gateway.auth;
+
+import io.orderflow.gateway.caller.Role;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+/**
+ * The one authorization table: what every route of the API needs (rule 1 of Authentication: reads need viewer,
+ * approval decisions approver, every other change operator). The security chain is built from it, a 403 names the
+ * role from it, the OpenAPI document's security requirements come from it, and the auth-matrix test walks it, so a
+ * route without a rule fails that test.
+ */
+public final class RouteRules {
+
+    /** What a route needs from its caller. */
+    public enum Need {
+        /** Anyone: health, the OpenAPI document, signing in and out. */
+        NONE,
+        /** An HMAC signature, checked by the route itself; no other mechanism. */
+        SIGNATURE,
+        VIEWER, APPROVER, OPERATOR;
+
+        /** The role this need names, when it names one. */
+        public Optional<Role> role() {
+            return switch (this) {
+                case NONE, SIGNATURE -> Optional.empty();
+                case VIEWER -> Optional.of(Role.VIEWER);
+                case APPROVER -> Optional.of(Role.APPROVER);
+                case OPERATOR -> Optional.of(Role.OPERATOR);
+            };
+        }
+    }
+
+    /** One route: its method, its path as the OpenAPI document writes it, and what it needs. */
+    public record Rule(HttpMethod method, String path, Need need, PathPattern pattern) {
+
+        boolean matches(ServerHttpRequest request) {
+            return method.equals(request.getMethod()) && pattern.matches(request.getPath().pathWithinApplication());
+        }
+    }
+
+    public static final List<Rule> RULES = List.of(
+            rule("GET", "/health", Need.NONE),
+            rule("GET", "/api/v1/openapi.json", Need.NONE),
+            rule("GET", "/api/v1/flows", Need.VIEWER),
+            rule("POST", "/api/v1/orders", Need.OPERATOR),
+            rule("GET", "/api/v1/orders", Need.VIEWER),
+            rule("GET", "/api/v1/orders/{id}", Need.VIEWER),
+            rule("POST", "/api/v1/orders/{id}/events", Need.OPERATOR),
+            rule("POST", "/api/v1/orders/{id}/approvals/{nodeId}", Need.APPROVER),
+            rule("POST", "/api/v1/orders/{id}/cancel", Need.OPERATOR),
+            rule("GET", "/api/v1/webhook-subscriptions", Need.VIEWER),
+            rule("POST", "/api/v1/webhook-subscriptions", Need.OPERATOR),
+            rule("DELETE", "/api/v1/webhook-subscriptions/{id}", Need.OPERATOR),
+            rule("GET", "/api/v1/webhook-subscriptions/{id}/deliveries", Need.VIEWER),
+            rule("POST", "/api/v1/webhooks/events", Need.SIGNATURE),
+            rule("POST", "/api/v1/auth/sign-in", Need.NONE),
+            rule("POST", "/api/v1/auth/sign-out", Need.NONE),
+            rule("GET", "/api/v1/auth/me", Need.VIEWER),
+            rule("GET", "/api/v1/team/people", Need.VIEWER),
+            rule("POST", "/api/v1/team/people", Need.OPERATOR),
+            rule("PATCH", "/api/v1/team/people/{id}", Need.OPERATOR),
+            rule("POST", "/api/v1/team/people/{id}/reset-password", Need.OPERATOR),
+            rule("GET", "/api/v1/team/tokens", Need.VIEWER),
+            rule("POST", "/api/v1/team/tokens", Need.OPERATOR),
+            rule("DELETE", "/api/v1/team/tokens/{id}", Need.OPERATOR));
+
+    private RouteRules() {
+    }
+
+    /** The rule of a request's route, if it has one. */
+    public static Optional<Rule> of(ServerHttpRequest request) {
+        return RULES.stream().filter(rule -> rule.matches(request)).findFirst();
+    }
+
+    /** The rule for an operation of the OpenAPI document. */
+    public static Optional<Rule> of(String method, String path) {
+        return RULES.stream().filter(rule -> rule.method().name().equals(method) && rule.path().equals(path))
+                .findFirst();
+    }
+
+    private static Rule rule(String method, String path, Need need) {
+        return new Rule(HttpMethod.valueOf(method), path, need, PathPatternParser.defaultInstance.parse(path));
+    }
+}
