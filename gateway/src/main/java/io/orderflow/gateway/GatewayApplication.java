@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.context.annotation.Bean;
 
@@ -23,8 +24,9 @@ public class GatewayApplication {
         return app;
     }
 
-    /** The server clock: signature timestamps are checked against it. */
+    /** The server clock: signature timestamps, session expiry and the guess window are checked against it. */
     @Bean
+    @ConditionalOnMissingBean
     Clock clock() {
         return Clock.systemUTC();
     }

@@ -30,6 +30,16 @@ public final class TestKafka {
         return bootstrapServers;
     }
 
+    /**
+     * A second, separate cluster with every topic of the registry, for a test that needs a deployment of its own (its
+     * own compacted topics, such as the principals of a deployment with a shared password). Stopped with the JVM.
+     */
+    public static synchronized String newCluster() {
+        String cluster = dockerAvailable() ? startContainer() : startInProcess();
+        TopicProvisioner.createMissing(cluster, 3, (short) 1);
+        return cluster;
+    }
+
     /** A fresh Kafka Streams application id, so tests never share consumer groups or changelogs. */
     public static String uniqueApplicationId(String prefix) {
         return prefix + "-" + UUID.randomUUID();
