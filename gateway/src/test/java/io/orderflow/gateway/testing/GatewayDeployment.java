@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -49,7 +51,17 @@ public final class GatewayDeployment implements AutoCloseable {
                 "--orderflow.auth.app-password=" + (appPassword == null ? "" : appPassword)));
         args.addAll(extraSettings);
         var application = GatewayApplication.application();
-        application.addInitializers(context -> context.getBeanFactory().registerSingleton("testClock", clock));
+        application.addInitializers(context -> {
+            context.getBeanFactory().registerSingleton("testClock", clock);
+            // its own Reactor Netty resources: closing one instance must not stop another's server
+            if (context instanceof GenericApplicationContext generic) {
+                generic.registerBean(ReactorResourceFactory.class, () -> {
+                    ReactorResourceFactory resources = new ReactorResourceFactory();
+                    resources.setUseGlobalResources(false);
+                    return resources;
+                });
+            }
+        });
         ConfigurableApplicationContext context = application.run(args.toArray(String[]::new));
         instances.add(context);
         return WebTestClient.bindToServer()
