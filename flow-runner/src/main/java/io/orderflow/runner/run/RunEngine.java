@@ -459,8 +459,11 @@ public final class RunEngine {
     /**
      * Reports the instance's plan, order and vars as a sequenced snapshot. A snapshot carries all that an earlier one
      * of the same instance did, so when this task already produced one with the same status, that one is replaced
-     * (keeping its sequence number) rather than followed: the processor then reads and writes the order once per
-     * status a task passes through instead of once per node. A change of status is still a report of its own.
+     * rather than followed: the processor then reads and writes the order once per status a task passes through
+     * instead of once per node. The replacement keeps the first one's sequence number, its time ({@code at}, when the
+     * run reached the status) and its place among the reports, so the order's timeline reads the status where it
+     * happened ("Order running" before the work it started), not after everything the task went on to do. A change of
+     * status is still a report of its own.
      */
     private void progress(RunInstance instance, Effects.Builder fx) {
         OrderStatus status = switch (instance.state) {
@@ -469,14 +472,18 @@ public final class RunEngine {
             default -> OrderStatus.RUNNING;
         };
         RunReport.Progress previous = fx.lastProgress();
+        int place = fx.reports.size();
+        long at = clock.millis();
         if (previous != null && previous.instanceId().equals(instance.instanceId) && previous.status() == status) {
-            fx.reports.remove(previous);
+            place = fx.reports.indexOf(previous);
+            fx.reports.remove(place);
+            at = previous.at();
         } else {
             instance.seq++;
         }
-        fx.reports.add(new RunReport.Progress(instance.orderId, instance.instanceId, instance.generation,
+        fx.reports.add(place, new RunReport.Progress(instance.orderId, instance.instanceId, instance.generation,
                 instance.seq, status, instance.reason, new LinkedHashMap<>(instance.nodes),
-                new LinkedHashMap<>(instance.edges), instance.order.deepCopy(), instance.vars.deepCopy()));
+                new LinkedHashMap<>(instance.edges), instance.order.deepCopy(), instance.vars.deepCopy(), at));
     }
 
     private void detail(RunInstance instance, NodeDefinition definition, NodePatch patch, String logMessage,

@@ -233,7 +233,9 @@ public final class OrderDecider {
         if (!fresh(state, progress.generation(), progress.seq())) {
             return Decision.none();
         }
-        List<OrderFact> facts = new ArrayList<>(List.of(new OrderFact.ProgressApplied(progress, now)));
+        // The status entry of the timeline reads when the run reached the status, not when its report arrived.
+        long at = progress.at() > 0 ? progress.at() : now;
+        List<OrderFact> facts = new ArrayList<>(List.of(new OrderFact.ProgressApplied(progress, at)));
         List<Effect> effects = new ArrayList<>();
         boolean becomesFailed = !state.status().terminal() && progress.status() == OrderStatus.FAILED;
         if (becomesFailed && state.rollback() == null && state.rollbackPolls() == 0) {

@@ -93,7 +93,7 @@ class OrderDeciderTest {
     void applyingAFactIsPureAndBumpsTheVersion() {
         OrderState before = started();
         var report = new RunReport.Progress("ord_1", "ord_1.1", 1, 1, OrderStatus.RUNNING, null, Map.of(), Map.of(),
-                null, null);
+                null, null, 4_000);
 
         OrderState after = OrderApplier.applyAll(before, List.of(new OrderFact.ProgressApplied(report, 5_000)), 5_000);
 
