@@ -80,6 +80,12 @@ class StandaloneEndToEndTest {
                     .uri("/api/v1/orders/" + orderId).exchange()
                     .expectStatus().isOk()
                     .expectBody().jsonPath("$.status").isEqualTo("completed"));
+
+            // money read back from the stores is the two-decimal amount it was, not a double (39.0)
+            String body = client(restarted).get().uri("/api/v1/orders/" + orderId).exchange()
+                    .expectBody(String.class).returnResult().getResponseBody();
+            assertThat(body).contains("\"unitPrice\":19.50", "\"subtotal\":39.00", "\"tax\":3.12",
+                    "\"total\":42.12");
         }
     }
 
