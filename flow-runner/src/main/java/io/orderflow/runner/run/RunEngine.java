@@ -16,6 +16,7 @@ import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.NodePatch;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.OrderSummary;
 import io.orderflow.schemas.model.Rollback;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.model.WaitRequest;
@@ -503,19 +504,8 @@ public final class RunEngine {
         return Templates.render(title, RunScope.of(instance));
     }
 
-    /** The order summary of outbound events: {@code id, type, title, customerId, currency} and the amounts. */
-    static ObjectNode summary(RunInstance instance) {
-        ObjectNode summary = Json.object();
-        for (String field : List.of("id", "type", "title", "customerId", "currency", "subtotal", "tax", "total",
-                "fxRate", "baseTotal")) {
-            JsonNode value = instance.order.get(field);
-            if (value != null && !value.isNull()) {
-                summary.set(field, value);
-            }
-        }
-        if (!summary.has("id")) {
-            summary.put("id", instance.orderId);
-        }
-        return summary;
+    /** The order summary of outbound events (one shape, {@link OrderSummary}). */
+    static JsonNode summary(RunInstance instance) {
+        return Json.tree(OrderSummary.of(instance.order, instance.orderId));
     }
 }
