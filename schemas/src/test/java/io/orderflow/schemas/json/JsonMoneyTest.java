@@ -16,7 +16,8 @@ class JsonMoneyTest {
 
     @Test
     void anAmountReadBackIntoATreeKeepsItsTwoDecimals() {
-        String stored = "{\"subtotal\":165.00,\"tax\":13.20,\"total\":178.20,\"fxRate\":1,\"lines\":[{\"unitPrice\":19.50}]}";
+        String stored = "{\"subtotal\":165.00,\"tax\":13.20,\"total\":178.20,\"fxRate\":1,"
+                + "\"lines\":[{\"unitPrice\":19.50}]}";
 
         JsonNode order = Json.MAPPER.readTree(stored);
 
