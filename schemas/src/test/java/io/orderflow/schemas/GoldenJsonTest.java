@@ -91,7 +91,7 @@ class GoldenJsonTest {
                         new NodePatch(NodeStatus.SUCCEEDED, AT + 1, AT + 5, "Charged", null, null, List.of("ok")),
                         log))));
         samples.put("report-progress", new RunReport.Progress("ord_1", "ord_1.1", 1, 7, OrderStatus.RUNNING, null,
-                Map.of("charge", NodeStatus.SUCCEEDED), Map.of("e1", EdgeState.ACTIVE), order, vars));
+                Map.of("charge", NodeStatus.SUCCEEDED), Map.of("e1", EdgeState.ACTIVE), order, vars, AT));
         samples.put("report-wait-requested", new RunReport.WaitRequested("ord_1", "ord_1.1", 1,
                 new WaitRequest("approve", "approval", "Approve order ord_1", "approval", "manager",
                         new BigDecimal("39.00"), 172_800_000L, AT)));

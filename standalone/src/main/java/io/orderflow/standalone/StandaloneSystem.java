@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -97,11 +98,15 @@ public final class StandaloneSystem implements AutoCloseable {
         String[] all = new String[common.length + args.length];
         System.arraycopy(common, 0, all, 0, common.length);
         System.arraycopy(args, 0, all, common.length, args.length);
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
-                .properties("spring.config.name=" + name, "spring.application.name=" + name)
-                .initializers(StandaloneSystem::ownReactorNettyResources)
-                .registerShutdownHook(false)
-                .run(all);
+        ConfigurableApplicationContext context;
+        // Lines logged on this thread while the context starts (Spring's own among them) name the service.
+        try (MDC.MDCCloseable ignored = MDC.putCloseable(ServiceTagConverter.MDC_KEY, name)) {
+            context = new SpringApplicationBuilder(application)
+                    .properties("spring.config.name=" + name, "spring.application.name=" + name)
+                    .initializers(StandaloneSystem::ownReactorNettyResources)
+                    .registerShutdownHook(false)
+                    .run(all);
+        }
         services.add(context);
         return context.getEnvironment().getProperty("local.server.port", Integer.class, -1);
     }

@@ -70,6 +70,8 @@ class StandaloneEndToEndTest {
                     .jsonPath("$.timeline").isNotEmpty()
                     .jsonPath("$.generation").isEqualTo(1);
 
+            assertTimelineReadsInTheOrderThingsHappened(http, orderId);
+
             http.get().uri("/api/v1/orders/ord_does_not_exist").exchange().expectStatus().isNotFound();
         }
 
@@ -78,7 +80,38 @@ class StandaloneEndToEndTest {
                     .uri("/api/v1/orders/" + orderId).exchange()
                     .expectStatus().isOk()
                     .expectBody().jsonPath("$.status").isEqualTo("completed"));
+
+            // money read back from the stores is the two-decimal amount it was, not a double (39.0)
+            String body = client(restarted).get().uri("/api/v1/orders/" + orderId).exchange()
+                    .expectBody(String.class).returnResult().getResponseBody();
+            assertThat(body).contains("\"unitPrice\":19.50", "\"subtotal\":39.00", "\"tax\":3.12",
+                    "\"total\":42.12");
         }
+    }
+
+    /**
+     * Started, running, then each node in turn and the end: "Order running" comes before the work it started, and every
+     * entry is at the time it happened.
+     */
+    @SuppressWarnings("unchecked")
+    private static void assertTimelineReadsInTheOrderThingsHappened(WebTestClient http, String orderId) {
+        Map<String, Object> state = http.get().uri("/api/v1/orders/" + orderId).exchange()
+                .expectBody(Map.class).returnResult().getResponseBody();
+        List<Map<String, Object>> timeline = (List<Map<String, Object>>) state.get("timeline");
+        List<String> messages = timeline.stream().map(entry -> (String) entry.get("message")).toList();
+        assertThat(messages).satisfiesExactly(
+                m -> assertThat(m).startsWith("Started on flow"),
+                m -> assertThat(m).isEqualTo("Order running"),
+                m -> assertThat(m).startsWith("Price order " + orderId + ":"),
+                m -> assertThat(m).startsWith("Sales tax:"),
+                m -> assertThat(m).startsWith("Charge card:"),
+                m -> assertThat(m).startsWith("Reserve stock:"),
+                m -> assertThat(m).startsWith("Ship order " + orderId + ":"),
+                m -> assertThat(m).startsWith("Send receipt:"),
+                m -> assertThat(m).startsWith("Completed:"),
+                m -> assertThat(m).isEqualTo("Order completed"));
+        List<Long> times = timeline.stream().map(entry -> ((Number) entry.get("at")).longValue()).toList();
+        assertThat(times).isSorted();
     }
 
     private static WebTestClient client(StandaloneSystem system) {

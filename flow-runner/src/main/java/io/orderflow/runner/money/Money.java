@@ -54,8 +54,9 @@ public record Money(Map<String, BigDecimal> rates, Map<String, BigDecimal> usdPr
     }
 
     /**
-     * {@code amount} with two decimals, e.g. {@code 385.20}, for summaries people read. Amounts read back from a
-     * stored instance are doubles ({@code 385.2}, {@code 165.0}), so summaries must not print them as they come.
+     * {@code amount} with two decimals, e.g. {@code 385.20}, for summaries people read. Stored amounts read back with
+     * the scale they were written with ({@code Json.MAPPER} reads decimals as {@code BigDecimal}), but an amount given
+     * by a caller may have fewer decimals ({@code 19.5}), so summaries do not print them as they come.
      */
     public static String format(BigDecimal amount) {
         return cents(amount).toPlainString();

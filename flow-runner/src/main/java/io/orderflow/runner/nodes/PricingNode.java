@@ -11,7 +11,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code pricing}: fills a missing {@code unitPrice} from the USD price list converted into the order's currency
- * (a line that has one keeps it) and sets {@code subtotal} and {@code fxRate} on the order. A SKU with neither a
+ * (a line that has one keeps it, written with two decimals) and sets {@code subtotal} and {@code fxRate} on the order. A SKU with neither a
  * price nor a price-list entry fails the run ({@code No price for SKU ...}); no retry.
  */
 public final class PricingNode implements Node {
@@ -34,9 +34,12 @@ public final class PricingNode implements Node {
             if (price == null) {
                 price = ctx.money().price(sku, currency)
                         .orElseThrow(() -> new NodeFailure("No price for SKU " + sku + " in the price list"));
-                line.put("unitPrice", price);
                 filled.add(sku);
+            } else if (price.scale() < Money.SCALE) {
+                // a given price is money too: 19.5 is kept as 19.50 (more decimals than cents are kept as given)
+                price = price.setScale(Money.SCALE);
             }
+            line.put("unitPrice", price);
             int qty = line.path("qty").asInt(1);
             subtotal = subtotal.add(price.multiply(BigDecimal.valueOf(qty)));
         }

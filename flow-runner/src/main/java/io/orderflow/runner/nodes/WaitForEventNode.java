@@ -1,6 +1,7 @@
 package io.orderflow.runner.nodes;
 
 import io.orderflow.runner.run.Durations;
+import io.orderflow.schemas.model.EventNames;
 import java.time.Duration;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
@@ -34,14 +35,9 @@ public final class WaitForEventNode implements Node {
     public NodeOutcome.Done resume(NodeContext ctx, String branch, JsonNode payload) {
         String event = ctx.setting("event", "payment.received");
         if ("received".equals(branch) && payload != null) {
-            ctx.vars().set(varName(event), payload);
+            ctx.vars().set(EventNames.varsKey(event), payload);
             return new NodeOutcome.Done(branch, payload, "Received " + event);
         }
         return new NodeOutcome.Done(branch, payload, "Timed out waiting for " + event);
-    }
-
-    /** {@code payment.received} becomes {@code payment_received}. */
-    public static String varName(String event) {
-        return event.replaceAll("[^A-Za-z0-9]+", "_");
     }
 }

@@ -1,5 +1,6 @@
 package io.orderflow.runner.run;
 
+import io.orderflow.schemas.model.TimeScale;
 import java.time.Duration;
 import org.springframework.boot.convert.DurationStyle;
 import tools.jackson.databind.JsonNode;
@@ -22,6 +23,6 @@ public final class Durations {
 
     /** {@code duration} divided by the time scale, never below one second. */
     public static long scaledMillis(Duration duration, long timeScale) {
-        return Math.max(1000L, duration.toMillis() / Math.max(1L, timeScale));
+        return TimeScale.scaled(duration.toMillis(), timeScale);
     }
 }

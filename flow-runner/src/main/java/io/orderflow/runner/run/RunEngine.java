@@ -16,22 +16,23 @@ import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.NodePatch;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.OrderSummary;
 import io.orderflow.schemas.model.Rollback;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.model.WaitRequest;
 import io.orderflow.schemas.reports.RunReport;
 import io.orderflow.schemas.tasks.NodeTask;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Executes run instances: plain Java, no Kafka. Given the stored instance (or none) and a task or a due timer, it
- * mutates the instance and returns the {@link Effects} to write, which the Streams processor commits atomically.
+ * mutates the instance and returns the {@link Effects} to write, which the Streams processor commits atomically. It
+ * dispatches tasks and timers, steps through the flow graph ({@link FlowGraph}) and reports; giving back what a run
+ * holds (rollback, releasing holds) is {@link Compensation}'s.
  */
 public final class RunEngine {
 
@@ -40,6 +41,8 @@ public final class RunEngine {
     private final Money money;
     private final Clock clock;
     private final RunSettings settings;
+    private final FlowGraph.Cache graphs = new FlowGraph.Cache();
+    private final Compensation compensation;
 
     public RunEngine(NodeCatalogue catalogue, Connectors connectors, Money money, Clock clock, RunSettings settings) {
         this.catalogue = catalogue;
@@ -47,6 +50,13 @@ public final class RunEngine {
         this.money = money;
         this.clock = clock;
         this.settings = settings;
+        this.compensation = new Compensation(catalogue, connectors,
+                (instance, definition) -> context(instance, definition, 1), this::detail);
+    }
+
+    /** The instance's pinned flow version as the engine steps through it, built once per (flow id, version). */
+    private FlowGraph graph(RunInstance instance) {
+        return graphs.of(instance.flow);
     }
 
     /** The engine's clock, in epoch milliseconds (timers are due against it). */
@@ -107,7 +117,7 @@ public final class RunEngine {
         if (timer.kind().equals("retry")) {
             current.ready.addFirst(timer.nodeId());
         } else {
-            NodeDefinition definition = current.node(timer.nodeId());
+            NodeDefinition definition = graph(current).node(timer.nodeId());
             NodeOutcome outcome = catalogue.get(definition.type()).execute(context(current, definition, 1));
             if (outcome instanceof NodeOutcome.Sleep sleep) {
                 finished(current, definition, sleep.done(), null, fx);
@@ -130,9 +140,10 @@ public final class RunEngine {
         instance.order = start.order() instanceof ObjectNode o ? o.deepCopy() : Json.object();
         instance.vars = start.vars() instanceof ObjectNode v ? v.deepCopy() : Json.object();
         instance.outputs = Json.object();
-        start.flow().graph().nodes().forEach(n -> instance.nodes.put(n.id(), NodeStatus.PENDING));
-        start.flow().graph().edges().forEach(e -> instance.edges.put(e.id(), EdgeState.PENDING));
-        instance.ready.add(start.flow().graph().nodes().getFirst().id());
+        FlowGraph graph = graphs.of(start.flow());
+        graph.nodes().keySet().forEach(id -> instance.nodes.put(id, NodeStatus.PENDING));
+        graph.edges().forEach(e -> instance.edges.put(e.id(), EdgeState.PENDING));
+        instance.ready.add(graph.start().id());
         return instance;
     }
 
@@ -155,7 +166,7 @@ public final class RunEngine {
     }
 
     private void execute(RunInstance instance, String nodeId, Effects.Builder fx) {
-        NodeDefinition definition = instance.node(nodeId);
+        NodeDefinition definition = graph(instance).node(nodeId);
         Node node = catalogue.get(definition.type());
         int attempt = instance.attempts.merge(nodeId, 1, Integer::sum);
         if (attempt == 1) {
@@ -223,8 +234,7 @@ public final class RunEngine {
 
     /** Activates the edges taken from {@code definition} on {@code branch}; false when none leaves it. */
     private boolean follow(RunInstance instance, NodeDefinition definition, String branch) {
-        List<EdgeDefinition> outgoing = instance.flow.graph().edges().stream()
-                .filter(e -> e.from().equals(definition.id())).toList();
+        List<EdgeDefinition> outgoing = graph(instance).outgoing(definition.id());
         boolean branchMatched = outgoing.stream().anyMatch(e -> e.branch() != null && e.branch().equals(branch));
         boolean any = false;
         for (EdgeDefinition edge : outgoing) {
@@ -253,7 +263,7 @@ public final class RunEngine {
     }
 
     private void resume(RunInstance instance, NodeTask.ResumeNode resume, Effects.Builder fx) {
-        NodeDefinition definition = instance.node(resume.nodeId());
+        NodeDefinition definition = graph(instance).node(resume.nodeId());
         Node node = catalogue.get(definition.type());
         instance.state = RunInstance.State.RUNNING;
         instance.waitingNode = null;
@@ -271,8 +281,8 @@ public final class RunEngine {
         instance.ready.clear();
         // A completed order keeps what it holds (a purchase request's reserved stock is its allocation); any other
         // end gives it back.
-        Released released = "completed".equals(end.outcome())
-                ? closeOpenHolds(instance) : releaseOpenHolds(instance, definition.id());
+        Compensation.Released released = "completed".equals(end.outcome())
+                ? Compensation.keepHolds(instance) : compensation.releaseHolds(instance, definition.id());
         instance.nodes.replaceAll((id, s) -> s == NodeStatus.PENDING ? NodeStatus.SKIPPED : s);
         instance.edges.replaceAll((id, s) -> s == EdgeState.PENDING ? EdgeState.INACTIVE : s);
         String summary = "Outcome: " + end.outcome() + (end.reason() == null ? "" : " (" + end.reason() + ")")
@@ -316,7 +326,7 @@ public final class RunEngine {
     /** The run failed at {@code definition}: compensate completed nodes in reverse and end the instance errored. */
     private void fail(RunInstance instance, NodeDefinition definition, String error, Effects.Builder fx) {
         String reason = title(instance, definition) + " failed: " + error;
-        instance.rollback = compensate(instance, fx);
+        instance.rollback = compensation.rollBack(instance, graph(instance), fx);
         instance.state = RunInstance.State.ERRORED;
         instance.status = OrderStatus.FAILED;
         instance.reason = reason;
@@ -333,91 +343,14 @@ public final class RunEngine {
         progress(instance, fx);
     }
 
-    private Rollback compensate(RunInstance instance, Effects.Builder fx) {
-        List<String> order = new ArrayList<>(new LinkedHashSet<>(instance.completed.reversed()));
-        for (String nodeId : order) {
-            NodeDefinition definition = instance.node(nodeId);
-            try {
-                catalogue.get(definition.type()).compensate(context(instance, definition, 1),
-                        instance.outputs.get(nodeId));
-            } catch (RuntimeException e) {
-                String error = "Compensating " + nodeId + " failed: " + e.getMessage();
-                detail(instance, definition, new NodePatch(null, null, null, null, null, error, null), error, fx);
-                return new Rollback("failed", error);
-            }
-            instance.nodes.put(nodeId, NodeStatus.ROLLED_BACK);
-            detail(instance, definition, new NodePatch(NodeStatus.ROLLED_BACK, null, null, "Rolled back", null, null,
-                    null), "Rolled back " + title(instance, definition), fx);
-        }
-        return new Rollback("complete", null);
-    }
-
     private void terminate(RunInstance instance, Effects.Builder fx) {
-        Released released = releaseOpenHolds(instance, "cancel");
+        Compensation.Released released = compensation.releaseHolds(instance, "cancel");
         instance.state = RunInstance.State.TERMINATED;
         instance.timer = null;
         instance.ready.clear();
         instance.waitingNode = null;
         fx.reports.add(new RunReport.Compensated(instance.orderId, instance.instanceId, released.stock(),
                 released.authorizations(), released.shipments()));
-    }
-
-    /** A completed run keeps what it holds: its holds are closed without a connector call. */
-    private static Released closeOpenHolds(RunInstance instance) {
-        instance.holds.replaceAll(h -> new RunInstance.Hold(h.kind(), h.id(), h.nodeId(), false));
-        return new Released(0, 0, 0);
-    }
-
-    /** What {@link #releaseOpenHolds} gave back, by kind. */
-    private record Released(int stock, int authorizations, int shipments) {
-
-        boolean any() {
-            return stock + authorizations + shipments > 0;
-        }
-
-        String describe() {
-            return stock + " held stock released, " + authorizations + " authorizations voided, " + shipments
-                    + " shipments cancelled";
-        }
-    }
-
-    /**
-     * Gives back what the run still holds: stock holds released, open authorizations voided, booked shipments
-     * cancelled. A cancel does it, and so does an End node other than {@code completed}, since nothing after the end
-     * would ever use or free them (a B2B order declined at capture still holds its reserved stock). Not subject to
-     * {@code meta.simulate}: the simulated failures are for the flow's own steps and its rollback.
-     */
-    private Released releaseOpenHolds(RunInstance instance, String step) {
-        int released = 0;
-        int voided = 0;
-        int cancelled = 0;
-        var call = new io.orderflow.runner.connectors.ConnectorCall(instance.orderId, instance.generation, step,
-                1, 1, java.util.Set.of());
-        List<RunInstance.Hold> holds = new ArrayList<>();
-        for (RunInstance.Hold hold : instance.holds) {
-            if (!hold.open()) {
-                holds.add(hold);
-                continue;
-            }
-            switch (hold.kind()) {
-                case "stock" -> {
-                    connectors.inventory().release(call, hold.id());
-                    released++;
-                }
-                case "authorization" -> {
-                    connectors.payment().voidAuthorization(call, hold.id());
-                    voided++;
-                }
-                case "shipment" -> {
-                    connectors.shipping().cancel(call, hold.id());
-                    cancelled++;
-                }
-                default -> throw new IllegalStateException("Unknown hold kind " + hold.kind());
-            }
-            holds.add(new RunInstance.Hold(hold.kind(), hold.id(), hold.nodeId(), false));
-        }
-        instance.holds = holds;
-        return new Released(released, voided, cancelled);
     }
 
     private RunReport.InstanceStatus status(RunInstance current, NodeTask.QueryInstance query) {
@@ -459,8 +392,11 @@ public final class RunEngine {
     /**
      * Reports the instance's plan, order and vars as a sequenced snapshot. A snapshot carries all that an earlier one
      * of the same instance did, so when this task already produced one with the same status, that one is replaced
-     * (keeping its sequence number) rather than followed: the processor then reads and writes the order once per
-     * status a task passes through instead of once per node. A change of status is still a report of its own.
+     * rather than followed: the processor then reads and writes the order once per status a task passes through
+     * instead of once per node. The replacement keeps the first one's sequence number, its time ({@code at}, when the
+     * run reached the status) and its place among the reports, so the order's timeline reads the status where it
+     * happened ("Order running" before the work it started), not after everything the task went on to do. A change of
+     * status is still a report of its own.
      */
     private void progress(RunInstance instance, Effects.Builder fx) {
         OrderStatus status = switch (instance.state) {
@@ -469,18 +405,22 @@ public final class RunEngine {
             default -> OrderStatus.RUNNING;
         };
         RunReport.Progress previous = fx.lastProgress();
+        int place = fx.reports.size();
+        long at = clock.millis();
         if (previous != null && previous.instanceId().equals(instance.instanceId) && previous.status() == status) {
-            fx.reports.remove(previous);
+            place = fx.reports.indexOf(previous);
+            fx.reports.remove(place);
+            at = previous.at();
         } else {
             instance.seq++;
         }
-        fx.reports.add(new RunReport.Progress(instance.orderId, instance.instanceId, instance.generation,
+        fx.reports.add(place, new RunReport.Progress(instance.orderId, instance.instanceId, instance.generation,
                 instance.seq, status, instance.reason, new LinkedHashMap<>(instance.nodes),
-                new LinkedHashMap<>(instance.edges), instance.order.deepCopy(), instance.vars.deepCopy()));
+                new LinkedHashMap<>(instance.edges), instance.order.deepCopy(), instance.vars.deepCopy(), at));
     }
 
-    private void detail(RunInstance instance, NodeDefinition definition, NodePatch patch, String logMessage,
-                        Effects.Builder fx) {
+    void detail(RunInstance instance, NodeDefinition definition, NodePatch patch, String logMessage,
+                Effects.Builder fx) {
         TimelineEntry log = logMessage == null ? null : new TimelineEntry(clock.millis(), "node",
                 title(instance, definition) + ": " + logMessage, definition.id(), null, null);
         fx.reports.add(new RunReport.NodeDetail(instance.orderId, instance.instanceId, definition.id(), patch, log));
@@ -491,24 +431,13 @@ public final class RunEngine {
         fx.events.add(new OrderEvent(name, instance.orderId, step, clock.millis(), data, null));
     }
 
-    private static String title(RunInstance instance, NodeDefinition definition) {
+    static String title(RunInstance instance, NodeDefinition definition) {
         String title = definition.title() == null ? definition.id() : definition.title();
         return Templates.render(title, RunScope.of(instance));
     }
 
-    /** The order summary of outbound events: {@code id, type, title, customerId, currency} and the amounts. */
-    static ObjectNode summary(RunInstance instance) {
-        ObjectNode summary = Json.object();
-        for (String field : List.of("id", "type", "title", "customerId", "currency", "subtotal", "tax", "total",
-                "fxRate", "baseTotal")) {
-            JsonNode value = instance.order.get(field);
-            if (value != null && !value.isNull()) {
-                summary.set(field, value);
-            }
-        }
-        if (!summary.has("id")) {
-            summary.put("id", instance.orderId);
-        }
-        return summary;
+    /** The order summary of outbound events (one shape, {@link OrderSummary}). */
+    static JsonNode summary(RunInstance instance) {
+        return Json.tree(OrderSummary.of(instance.order, instance.orderId));
     }
 }

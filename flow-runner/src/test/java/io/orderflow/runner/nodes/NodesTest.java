@@ -61,7 +61,7 @@ class NodesTest {
         var wait = (NodeOutcome.Wait) new WaitForEventNode().execute(context("{}", "{}"));
         assertThat(wait.event()).isEqualTo("payment.received");
         assertThat(wait.timeout()).hasDays(30);
-        assertThat(WaitForEventNode.varName("return.requested")).isEqualTo("return_requested");
+        assertThat(io.orderflow.schemas.model.EventNames.varsKey("return.requested")).isEqualTo("return_requested");
     }
 
     @Test

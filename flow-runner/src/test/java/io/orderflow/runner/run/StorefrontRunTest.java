@@ -50,7 +50,7 @@ class StorefrontRunTest {
     }
 
     @Test
-    void aTaskSendsOneSnapshotPerStatusItPassesThroughAndEveryNodeDetail() {
+    void aTaskSendsOneSnapshotPerStatusItPassesThroughWhereItReachedItAndEveryNodeDetail() {
         runner.start("ord_5", RunnerHarness.version("storefront_order", 1), RunnerHarness.order("ord_5",
                 "storefront_order", """
                         {"lines":[{"sku":"A","qty":1,"unitPrice":5}]}"""));
@@ -62,12 +62,16 @@ class StorefrontRunTest {
         assertThat(snapshots.getFirst().nodes()).as("the running snapshot is the last one before the end")
                 .containsEntry("invoice", NodeStatus.SUCCEEDED);
         assertThat(runner.reportsOf(RunReport.NodeDetail.class)).hasSize(7);
-        assertThat(runner.sentReports).as("the details before the running snapshot travel as one record")
+        assertThat(runner.sentReports)
+                .as("running is reported where the run reached it, before the work it started; the details that "
+                        + "follow travel as one record")
                 .extracting(report -> report.getClass().getSimpleName())
-                .containsExactly("NodeDetails", "Progress", "NodeDetail", "Progress");
-        assertThat(((RunReport.NodeDetails) runner.sentReports.getFirst()).details())
+                .containsExactly("Progress", "NodeDetails", "Progress");
+        assertThat(((RunReport.NodeDetails) runner.sentReports.get(1)).details())
                 .extracting(RunReport.NodeDetail::nodeId)
-                .containsExactly("pricing", "tax", "charge", "reserve", "ship", "invoice");
+                .containsExactly("pricing", "tax", "charge", "reserve", "ship", "invoice", "completed");
+        assertThat(snapshots).extracting(RunReport.Progress::at).as("when the run reached each status")
+                .containsExactly(RunnerHarness.START.toEpochMilli(), RunnerHarness.START.toEpochMilli());
     }
 
     @Test

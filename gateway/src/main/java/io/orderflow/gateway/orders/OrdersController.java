@@ -15,8 +15,8 @@ import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.OrderType;
+import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
-import java.util.HashMap;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -32,8 +32,6 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.util.UriBuilder;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The order routes. Writes validate, then become one command to the order's agent, answered with its reply as it is;
@@ -44,7 +42,6 @@ import tools.jackson.databind.node.ObjectNode;
 class OrdersController {
 
     static final int IDEMPOTENCY_KEY_MAX = 255;
-    static final int LIST_MAX = 200;
     static final String DEFAULT_CANCEL_REASON = "Cancelled via API";
 
     private final Access access;
@@ -90,7 +87,7 @@ class OrdersController {
                                       @RequestParam(required = false) String q, ServerWebExchange exchange) {
         return access.require(exchange, Role.VIEWER)
                 .doOnNext(caller -> checkFilters(type, status))
-                .then(processor.get(uri -> listQuery(uri, type, status, q)))
+                .then(processor.get(uri -> listQuery(uri, OrderQueries.ListQuery.of(type, status, q))))
                 .map(OrdersController::capList);
     }
 
@@ -99,7 +96,7 @@ class OrdersController {
     Mono<ResponseEntity<String>> get(@PathVariable String id, ServerWebExchange exchange) {
         return access.require(exchange, Role.VIEWER)
                 .then(Mono.fromRunnable(() -> requireOrderId(id)))
-                .then(processor.get(uri -> uri.path("/internal/orders/{id}").build(id)));
+                .then(processor.get(uri -> uri.path(OrderQueries.ORDER).build(id)));
     }
 
     @Operation(operationId = "deliverEvent")
@@ -175,38 +172,24 @@ class OrdersController {
      * The processor's list query. The filters go in as URI variables, so they are encoded in full: a {@code q} with
      * {@code +}, {@code &} or braces reaches the processor as the caller wrote it.
      */
-    static URI listQuery(UriBuilder uri, String type, String status, String q) {
-        Map<String, Object> values = new HashMap<>();
-        uri.path("/internal/orders");
-        filter(uri, values, "type", type);
-        filter(uri, values, "status", status);
-        filter(uri, values, "q", q);
-        return uri.queryParam("limit", LIST_MAX).build(values);
+    static URI listQuery(UriBuilder uri, OrderQueries.ListQuery query) {
+        Map<String, Object> values = query.parameters();
+        uri.path(OrderQueries.ORDERS);
+        values.keySet().forEach(name -> uri.queryParam(name, "{" + name + "}"));
+        return uri.build(values);
     }
 
-    private static void filter(UriBuilder uri, Map<String, Object> values, String name, String value) {
-        if (value != null) {
-            uri.queryParam(name, "{" + name + "}");
-            values.put(name, value);
-        }
-    }
-
-    /** At most {@value #LIST_MAX} rows, whatever the processor sent. */
+    /** At most {@value OrderQueries#LIST_MAX} rows, whatever the processor sent. */
     private static ResponseEntity<String> capList(ResponseEntity<String> response) {
         if (!response.getStatusCode().is2xxSuccessful() || response.getBody() == null) {
             return response;
         }
-        JsonNode body = Json.MAPPER.readTree(response.getBody());
-        if (body.get("orders") instanceof ArrayNode rows && rows.size() > LIST_MAX) {
-            ArrayNode capped = Json.MAPPER.createArrayNode();
-            for (int i = 0; i < LIST_MAX; i++) {
-                capped.add(rows.get(i));
-            }
-            ((ObjectNode) body).set("orders", capped);
-            return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
-                    .body(Json.write(body));
+        OrderQueries.OrderList list = Json.read(response.getBody(), OrderQueries.OrderList.class);
+        if (list.orders().size() <= OrderQueries.LIST_MAX) {
+            return response;
         }
-        return response;
+        return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
+                .body(Json.write(list.capped()));
     }
 
     private static String text(JsonNode node, String field) {

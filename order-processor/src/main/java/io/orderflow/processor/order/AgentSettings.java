@@ -1,5 +1,7 @@
 package io.orderflow.processor.order;
 
+import io.orderflow.schemas.model.TimeScale;
+
 /**
  * Settings that change the order agent's decisions.
  *
@@ -21,6 +23,6 @@ public record AgentSettings(long timeScale, int webhookRetries) {
     }
 
     public long scaledTimeout(long timeoutMs) {
-        return Math.max(1000, timeoutMs / timeScale);
+        return TimeScale.scaled(timeoutMs, timeScale);
     }
 }

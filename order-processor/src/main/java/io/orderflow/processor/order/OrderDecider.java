@@ -8,8 +8,10 @@ import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.EventNames;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.OrderSummary;
 import io.orderflow.schemas.model.Rollback;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.model.WaitRequest;
@@ -33,8 +35,6 @@ public final class OrderDecider {
 
     public static final String DEFAULT_CANCEL_REASON = "Cancelled via API";
     public static final String NOT_SETTLED = "The run did not settle in time.";
-    private static final List<String> SUMMARY_FIELDS = List.of(
-            "id", "type", "title", "customerId", "currency", "subtotal", "tax", "total", "fxRate", "baseTotal");
 
     private final AgentSettings settings;
 
@@ -129,15 +129,10 @@ public final class OrderDecider {
         payload.put("event", deliver.event());
         payload.put("at", now);
         return Decision.of(
-                        List.of(new OrderFact.WaitClosed(wait.nodeId(), "received", varsKey(deliver.event()), payload, now)),
+                        List.of(new OrderFact.WaitClosed(wait.nodeId(), "received", EventNames.varsKey(deliver.event()), payload, now)),
                         List.of(new Effect.ClearDeadline(wait.deadline(), wait.nodeId()),
                                 resume(state, wait, "received", payload)))
                 .replying(200, Json.object().put("delivered", true).put("nodeId", wait.nodeId()));
-    }
-
-    /** {@code payment.received} becomes {@code payment_received}: each run of non-alphanumerics is one {@code _}. */
-    public static String varsKey(String event) {
-        return event.replaceAll("[^A-Za-z0-9]+", "_");
     }
 
     private Decision decideApproval(OrderState state, OrderCommand.DecideApproval decide, long now) {
@@ -174,26 +169,13 @@ public final class OrderDecider {
         }
         effects.add(new Effect.SendTask(new NodeTask.TerminateRun(state.orderId(), state.instanceId(), reason)));
         ObjectNode data = Json.object();
-        data.set("order", summary(state.order()));
+        data.set("order", Json.tree(OrderSummary.of(state.order(), state.orderId())));
         data.put("outcome", "cancelled");
         data.put("reason", reason);
         effects.add(new Effect.PublishEvent(new OrderEvent("order.cancelled", state.orderId(), "cancel", now, data,
                 settings.webhookRetries())));
         return Decision.of(List.of(new OrderFact.OrderCancelled(reason, now)), effects)
                 .replying(200, Json.object().put("ok", true));
-    }
-
-    /** The Order summary of outbound event data. */
-    static ObjectNode summary(JsonNode order) {
-        ObjectNode summary = Json.object();
-        if (order != null) {
-            for (String field : SUMMARY_FIELDS) {
-                if (order.hasNonNull(field)) {
-                    summary.set(field, order.get(field));
-                }
-            }
-        }
-        return summary;
     }
 
     // ---- run reports ----------------------------------------------------------------------------------------
@@ -233,7 +215,9 @@ public final class OrderDecider {
         if (!fresh(state, progress.generation(), progress.seq())) {
             return Decision.none();
         }
-        List<OrderFact> facts = new ArrayList<>(List.of(new OrderFact.ProgressApplied(progress, now)));
+        // The status entry of the timeline reads when the run reached the status, not when its report arrived.
+        long at = progress.at() > 0 ? progress.at() : now;
+        List<OrderFact> facts = new ArrayList<>(List.of(new OrderFact.ProgressApplied(progress, at)));
         List<Effect> effects = new ArrayList<>();
         boolean becomesFailed = !state.status().terminal() && progress.status() == OrderStatus.FAILED;
         if (becomesFailed && state.rollback() == null && state.rollbackPolls() == 0) {

@@ -16,7 +16,10 @@ public sealed interface OrderFact {
     record OrderStarted(OrderState state) implements OrderFact {
     }
 
-    /** A fresh sequenced report: plan, order, vars and (unless the order ended) status. */
+    /**
+     * A fresh sequenced report: plan, order, vars and (unless the order ended) status; {@code at} is when the run
+     * reached that status.
+     */
     record ProgressApplied(RunReport.Progress report, long at) implements OrderFact {
     }
 

@@ -1,19 +1,17 @@
 package io.orderflow.processor.query;
 
+import io.orderflow.schemas.query.OrderQueries;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 
 /** The internal interactive-query API the gateway (and other processor instances) call. */
 @RestController
-@RequestMapping("/internal")
-public class InternalQueryController {
 
-    private static final int LIST_MAX = 200;
+public class InternalQueryController {
 
     private final OrderQueryRouter router;
 
@@ -21,24 +19,26 @@ public class InternalQueryController {
         this.router = router;
     }
 
-    @GetMapping("/orders/{id}")
+    @GetMapping(OrderQueries.ORDER)
     Mono<ResponseEntity<String>> order(@PathVariable String id,
-                                       @RequestParam(defaultValue = "false") boolean local) {
+                                       @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false") boolean local) {
         return router.order(id, local);
     }
 
-    @GetMapping("/orders")
+    @GetMapping(OrderQueries.ORDERS)
     Mono<ResponseEntity<String>> orders(@RequestParam(required = false) String type,
                                         @RequestParam(required = false) String status,
                                         @RequestParam(required = false) String q,
-                                        @RequestParam(defaultValue = "200") int limit,
-                                        @RequestParam(defaultValue = "false") boolean local) {
-        return router.orders(type, status, q, Math.min(limit, LIST_MAX), local);
+                                        @RequestParam(required = false) Integer limit,
+                                        @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false") boolean local) {
+        return router.orders(limit == null ? OrderQueries.ListQuery.of(type, status, q)
+                : new OrderQueries.ListQuery(type, status, q, limit), local);
     }
 
-    @GetMapping("/approvals")
-    Mono<ResponseEntity<String>> approvals(@RequestParam(required = false) String status,
-                                           @RequestParam(defaultValue = "false") boolean local) {
+    @GetMapping(OrderQueries.APPROVALS)
+    Mono<ResponseEntity<String>> approvals(@RequestParam(name = OrderQueries.STATUS, required = false) String status,
+                                           @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false")
+                                           boolean local) {
         return router.approvals(status, local);
     }
 }

@@ -7,6 +7,7 @@ import io.orderflow.processor.streams.OrderAgent;
 import io.orderflow.processor.streams.OrderStreams;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.schemas.query.OrderQueries;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -35,7 +36,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -75,7 +75,7 @@ public class OrderQueryRouter {
                 return Mono.just(unavailable());
             }
             if (!owner.activeHost().equals(orderStreams.self())) {
-                return forward(owner.activeHost(), b -> b.path("/internal/orders/{id}").queryParam("local", true)
+                return forward(owner.activeHost(), b -> b.path(OrderQueries.ORDER).queryParam(OrderQueries.LOCAL, true)
                         .build(orderId));
             }
         }
@@ -86,11 +86,12 @@ public class OrderQueryRouter {
         }).onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()));
     }
 
-    /** Index rows newest first, filtered by type, status and {@code q}; at most {@code limit}. */
-    public Mono<ResponseEntity<String>> orders(String type, String status, String q, int limit, boolean local) {
-        return gather("orders", limit, local,
-                streams -> indexRows(this.<OrderIndexRow>store(streams, OrderAgent.INDEX), type, status, q),
-                peerOrders(type, status, q, limit));
+    /** Index rows newest first, filtered by type, status and {@code q}; at most the query's limit. */
+    public Mono<ResponseEntity<String>> orders(OrderQueries.ListQuery query, boolean local) {
+        return gather(OrderQueries.ORDER_ROWS, query.limit(), local,
+                streams -> indexRows(this.<OrderIndexRow>store(streams, OrderAgent.INDEX), query.type(),
+                        query.status(), query.q()),
+                peerOrders(query));
     }
 
     /**
@@ -98,30 +99,22 @@ public class OrderQueryRouter {
      * whole: a literal {@code q} of {@code jane+shop} would reach a peer as {@code jane shop}, and one with a brace
      * would not build at all.
      */
-    static Function<UriBuilder, URI> peerOrders(String type, String status, String q, int limit) {
+    static Function<UriBuilder, URI> peerOrders(OrderQueries.ListQuery query) {
         return b -> {
-            Map<String, Object> values = new HashMap<>();
-            b.path("/internal/orders").queryParam("local", true).queryParam("limit", limit);
-            filter(b, values, "type", type);
-            filter(b, values, "status", status);
-            filter(b, values, "q", q);
+            Map<String, Object> values = query.parameters();
+            b.path(OrderQueries.ORDERS).queryParam(OrderQueries.LOCAL, true);
+            values.keySet().forEach(name -> b.queryParam(name, "{" + name + "}"));
             return b.build(values);
         };
-    }
-
-    private static void filter(UriBuilder b, Map<String, Object> values, String name, String value) {
-        if (value != null) {
-            b.queryParam(name, "{" + name + "}");
-            values.put(name, value);
-        }
     }
 
     /** Approval rows of the inbox by status ({@code all} for every row), newest first. */
     public Mono<ResponseEntity<String>> approvals(String status, boolean local) {
         String wanted = status == null || status.isBlank() ? "all" : status;
-        return gather("approvals", Integer.MAX_VALUE, local,
+        return gather(OrderQueries.APPROVAL_ROWS, Integer.MAX_VALUE, local,
                 streams -> approvalRows(this.<ApprovalRow>store(streams, OrderAgent.APPROVALS), wanted),
-                b -> b.path("/internal/approvals").queryParam("local", true).queryParam("status", wanted).build());
+                b -> b.path(OrderQueries.APPROVALS).queryParam(OrderQueries.LOCAL, true)
+                        .queryParam(OrderQueries.STATUS, wanted).build());
     }
 
     private Mono<ResponseEntity<String>> gather(String field, int limit, boolean local,

@@ -6,6 +6,7 @@ import io.orderflow.processor.order.Decision;
 import io.orderflow.processor.order.Effect;
 import io.orderflow.processor.order.OrderApplier;
 import io.orderflow.processor.order.OrderDecider;
+import io.orderflow.processor.order.OrderFact;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.processor.timers.Due;
 import io.orderflow.schemas.commands.CommandEnvelope;
@@ -56,12 +57,27 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     private static final Logger log = LoggerFactory.getLogger(OrderAgent.class);
 
     private final OrderDecider decider;
+    private final Applier applier;
     private final Clock clock;
     private final Duration sweepInterval;
     private final int sweepBudget;
 
+    /**
+     * Applies a decision's facts to the state: {@link OrderApplier#applyAll} in production. A seam for the test that
+     * shows an apply failure sends nothing.
+     */
+    @FunctionalInterface
+    public interface Applier {
+        OrderState applyAll(OrderState before, List<OrderFact> facts, long now);
+    }
+
     public OrderAgent(OrderDecider decider, Clock clock, Duration sweepInterval, int sweepBudget) {
+        this(decider, OrderApplier::applyAll, clock, sweepInterval, sweepBudget);
+    }
+
+    public OrderAgent(OrderDecider decider, Applier applier, Clock clock, Duration sweepInterval, int sweepBudget) {
         this.decider = decider;
+        this.applier = applier;
         this.clock = clock;
         this.sweepInterval = sweepInterval;
         this.sweepBudget = sweepBudget;
@@ -160,20 +176,25 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             }
         }
 
+        /**
+         * Carries out a decision: first the facts are applied and stored, then its effects are sent. Applying is the
+         * part that can fail on a bad state; failing before anything was sent means no task, event or reply goes out
+         * without the state that explains it. An apply failure is not caught: it fails the record, the exactly-once
+         * transaction aborts, and the stream thread's uncaught-exception handler decides what happens next.
+         */
         private void carryOut(String orderId, OrderState before, Decision decision, long now) {
+            if (decision.changesState()) {
+                OrderState after = applier.applyAll(before, decision.facts(), now);
+                orders.put(orderId, after);
+                OrderIndexRow row = OrderIndex.rowOf(after);
+                index.put(OrderIndex.key(after), row);
+                context.forward(new Record<>(orderId, row, now), INDEX_SINK);
+                context.forward(new Record<>(orderId, new OrderUpdate(orderId, after.status(), after.version(), now),
+                        now), UPDATES);
+            }
             for (Effect effect : decision.effects()) {
                 perform(orderId, effect, now);
             }
-            if (!decision.changesState()) {
-                return;
-            }
-            OrderState after = OrderApplier.applyAll(before, decision.facts(), now);
-            orders.put(orderId, after);
-            OrderIndexRow row = OrderIndex.rowOf(after);
-            index.put(OrderIndex.key(after), row);
-            context.forward(new Record<>(orderId, row, now), INDEX_SINK);
-            context.forward(new Record<>(orderId, new OrderUpdate(orderId, after.status(), after.version(), now), now),
-                    UPDATES);
         }
 
         private void perform(String orderId, Effect effect, long now) {

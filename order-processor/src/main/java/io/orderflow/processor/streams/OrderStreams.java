@@ -6,7 +6,7 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,9 +79,10 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir());
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, host.host() + ":" + host.port());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
-        // One record the agent cannot process is logged and skipped rather than halting every order of its partition.
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-                LogAndContinueProcessingExceptionHandler.class);
+        // A record the agent cannot process fails (Kafka Streams' default, LogAndFail): skipping it would commit the
+        // transaction, and with it whatever the record had already done. Failing aborts the transaction; the
+        // uncaught-exception handler above decides what the thread does next.
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndFailProcessingExceptionHandler.class);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // A read_committed fetch can wait out fetch.max.wait.ms (500 ms by default) for records that are already
         // committed; each hop of an order pays it, so keep it short.

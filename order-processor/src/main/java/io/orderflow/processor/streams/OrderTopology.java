@@ -1,6 +1,7 @@
 package io.orderflow.processor.streams;
 
 import io.orderflow.processor.order.AgentSettings;
+import io.orderflow.processor.order.OrderApplier;
 import io.orderflow.processor.order.OrderDecider;
 import io.orderflow.schemas.topics.Topic;
 import io.orderflow.schemas.topics.Topics;
@@ -26,13 +27,18 @@ public final class OrderTopology {
 
     /** @param sweepBudget at most this many due timers are handled per sweep; the rest wait for the next one */
     public static Topology build(AgentSettings settings, Clock clock, int sweepBudget) {
+        return build(settings, clock, sweepBudget, OrderApplier::applyAll);
+    }
+
+    /** @param applier applies a decision's facts to the state ({@link OrderApplier#applyAll}; tests swap it) */
+    public static Topology build(AgentSettings settings, Clock clock, int sweepBudget, OrderAgent.Applier applier) {
         Topology topology = new Topology();
         topology.addSource("commands", Topics.ORDER_COMMANDS.keySerde().deserializer(),
                 anyValue(Topics.ORDER_COMMANDS), Topics.ORDER_COMMANDS.name());
         topology.addSource("reports", Topics.RUN_REPORTS.keySerde().deserializer(),
                 anyValue(Topics.RUN_REPORTS), Topics.RUN_REPORTS.name());
         topology.addProcessor("order-agent",
-                new OrderAgent(new OrderDecider(settings), clock, SWEEP_INTERVAL, sweepBudget),
+                new OrderAgent(new OrderDecider(settings), applier, clock, SWEEP_INTERVAL, sweepBudget),
                 "commands", "reports");
         sink(topology, OrderAgent.REPLIES, Topics.COMMAND_REPLIES);
         sink(topology, OrderAgent.TASKS, Topics.NODE_TASKS);

@@ -2,6 +2,7 @@ package io.orderflow.processor.order;
 
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.EventNames;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.Rollback;
@@ -33,9 +34,9 @@ class OrderDeciderTest {
 
     @Test
     void varsKeyReplacesEachRunOfNonAlphanumericsWithOneUnderscore() {
-        assertThat(OrderDecider.varsKey("payment.received")).isEqualTo("payment_received");
-        assertThat(OrderDecider.varsKey("return.requested")).isEqualTo("return_requested");
-        assertThat(OrderDecider.varsKey("a -- b..c")).isEqualTo("a_b_c");
+        assertThat(EventNames.varsKey("payment.received")).isEqualTo("payment_received");
+        assertThat(EventNames.varsKey("return.requested")).isEqualTo("return_requested");
+        assertThat(EventNames.varsKey("a -- b..c")).isEqualTo("a_b_c");
     }
 
     @Test
@@ -93,7 +94,7 @@ class OrderDeciderTest {
     void applyingAFactIsPureAndBumpsTheVersion() {
         OrderState before = started();
         var report = new RunReport.Progress("ord_1", "ord_1.1", 1, 1, OrderStatus.RUNNING, null, Map.of(), Map.of(),
-                null, null);
+                null, null, 4_000);
 
         OrderState after = OrderApplier.applyAll(before, List.of(new OrderFact.ProgressApplied(report, 5_000)), 5_000);
 

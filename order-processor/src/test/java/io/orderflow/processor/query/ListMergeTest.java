@@ -2,6 +2,7 @@ package io.orderflow.processor.query;
 
 import io.orderflow.processor.streams.OrderStreams;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.query.OrderQueries;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.ResponseEntity;
 import reactor.core.publisher.Mono;
@@ -47,9 +48,8 @@ class ListMergeTest {
         List<Integer> asked = new ArrayList<>();
         OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(null)) {
             @Override
-            public Mono<ResponseEntity<String>> orders(String type, String status, String q, int limit,
-                                                       boolean local) {
-                asked.add(limit);
+            public Mono<ResponseEntity<String>> orders(OrderQueries.ListQuery query, boolean local) {
+                asked.add(query.limit());
                 return Mono.just(ResponseEntity.ok("{}"));
             }
         };
@@ -57,8 +57,9 @@ class ListMergeTest {
 
         controller.orders(null, null, null, 1_000, false);
         controller.orders(null, null, null, 50, true);
+        controller.orders(null, null, null, null, false);
 
-        assertThat(asked).containsExactly(200, 50);
+        assertThat(asked).containsExactly(200, 50, 200);
     }
 
     private static JsonNode row(String id, long createdAt) {

@@ -1,5 +1,6 @@
 package io.orderflow.processor.query;
 
+import io.orderflow.schemas.query.OrderQueries;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpMethod;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
@@ -16,7 +17,8 @@ class PeerListQueryTest {
     @Test
     void aSearchReachesTheOtherInstancesExactlyAsTyped() {
         for (String q : new String[]{"jane+shop@example.com", "a&b=c", "50%", "{cus_42}", "Storefront order · cus", "a#b"}) {
-            MultiValueMap<String, String> received = asReceived(OrderQueryRouter.peerOrders("b2b_order", "waiting", q, 200));
+            MultiValueMap<String, String> received = asReceived(OrderQueryRouter.peerOrders(
+                    new OrderQueries.ListQuery("b2b_order", "waiting", q, 200)));
 
             assertThat(received.getFirst("q")).as("q=%s", q).isEqualTo(q);
             assertThat(received.getFirst("type")).isEqualTo("b2b_order");
@@ -28,7 +30,7 @@ class PeerListQueryTest {
 
     @Test
     void absentFiltersAreNotSent() {
-        MultiValueMap<String, String> received = asReceived(OrderQueryRouter.peerOrders(null, null, null, 50));
+        MultiValueMap<String, String> received = asReceived(OrderQueryRouter.peerOrders(new OrderQueries.ListQuery(null, null, null, 50)));
 
         assertThat(received.keySet()).containsExactlyInAnyOrder("local", "limit");
     }

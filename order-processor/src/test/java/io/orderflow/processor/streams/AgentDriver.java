@@ -56,6 +56,15 @@ final class AgentDriver implements AutoCloseable {
     }
 
     AgentDriver(AgentSettings settings, int sweepBudget) {
+        this(settings, sweepBudget, io.orderflow.processor.order.OrderApplier::applyAll);
+    }
+
+    /** @param applier what applies the agent's facts (a test may make it throw) */
+    AgentDriver(OrderAgent.Applier applier) {
+        this(AgentSettings.DEFAULTS, OrderTopology.SWEEP_BUDGET, applier);
+    }
+
+    private AgentDriver(AgentSettings settings, int sweepBudget, OrderAgent.Applier applier) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "agent-test-" + UUID.randomUUID());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -64,7 +73,7 @@ final class AgentDriver implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        driver = new TopologyTestDriver(OrderTopology.build(settings, clock, sweepBudget), props, START);
+        driver = new TopologyTestDriver(OrderTopology.build(settings, clock, sweepBudget, applier), props, START);
         commands = input(Topics.ORDER_COMMANDS);
         reports = input(Topics.RUN_REPORTS);
         replies = output(Topics.COMMAND_REPLIES);

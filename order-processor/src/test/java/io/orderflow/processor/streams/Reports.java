@@ -33,9 +33,20 @@ final class Reports {
 
     static RunReport.Progress progress(int generation, long seq, OrderStatus status, Map<String, NodeStatus> nodes,
                                        Map<String, EdgeState> edges, JsonNode vars, JsonNode order) {
+        return progress(generation, seq, status, nodes, edges, vars, order, 0);
+    }
+
+    /** @param at when the run reached the status; 0 for a report written before reports carried it */
+    static RunReport.Progress progress(int generation, long seq, OrderStatus status, Map<String, NodeStatus> nodes,
+                                       Map<String, EdgeState> edges, JsonNode vars, JsonNode order, long at) {
         String instance = generation == 1 ? INSTANCE : ORDER + "." + generation;
         return new RunReport.Progress(ORDER, instance, generation, seq, status,
-                status == OrderStatus.FAILED ? "Payment connector failed" : null, nodes, edges, order, vars);
+                status == OrderStatus.FAILED ? "Payment connector failed" : null, nodes, edges, order, vars, at);
+    }
+
+    /** A status report as the runner sends it: the status reached at {@code at}, no plan. */
+    static RunReport.Progress status(long seq, OrderStatus status, long at) {
+        return progress(1, seq, status, Map.of(), Map.of(), null, order("25.00", "2.00", "27.00"), at);
     }
 
     /** The order object with its computed amounts, as the run reports it. */

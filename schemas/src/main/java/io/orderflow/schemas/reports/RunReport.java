@@ -53,9 +53,13 @@ public sealed interface RunReport {
      * Sequenced plan and status: applied only when fresh. {@code nodes} and {@code edges} are the full plan;
      * {@code order} is the order object with its computed amounts; {@code reason} explains a
      * declined, cancelled or failed status.
+     *
+     * @param at when the run reached {@code status} (epoch milliseconds, the runner's clock): the time the order's
+     *           timeline shows for the status, whenever the report arrives. 0 in a report written before it existed.
      */
     record Progress(String orderId, String instanceId, int generation, long seq, OrderStatus status, String reason,
-                    Map<String, NodeStatus> nodes, Map<String, EdgeState> edges, JsonNode order, JsonNode vars)
+                    Map<String, NodeStatus> nodes, Map<String, EdgeState> edges, JsonNode order, JsonNode vars,
+                    long at)
             implements RunReport {
     }
 

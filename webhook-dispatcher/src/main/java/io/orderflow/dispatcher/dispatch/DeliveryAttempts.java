@@ -60,6 +60,9 @@ public class DeliveryAttempts {
                             body)
                     .thenCompose(outcome -> settle(task, attempt, outcome));
         } catch (RuntimeException e) {
+            // Not a subscriber failing (that is an expected outcome, logged in one line below) but a record that
+            // could not be tried at all: worth its stack trace, since the retry topics do not log it.
+            log.error("Delivery record {} could not be tried", record.key(), e);
             return CompletableFuture.failedFuture(e);
         }
     }
@@ -69,7 +72,7 @@ public class DeliveryAttempts {
             return deliveries.record(task.record(DeliveryStatus.DELIVERED, attempt, outcome.status(), null,
                     clock.millis())).thenApply(ignored -> null);
         }
-        log.info("Delivery {} attempt {} failed: {}", task.deliveryId(), attempt, outcome.error());
+        log.warn("Delivery {} attempt {} failed: {}", task.deliveryId(), attempt, outcome.error());
         if (attempt > task.maxRetries()) {
             return CompletableFuture.failedFuture(new DeliveryFailedException.Exhausted(task.deliveryId(), outcome));
         }

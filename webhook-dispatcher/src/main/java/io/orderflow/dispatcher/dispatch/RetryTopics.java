@@ -2,6 +2,7 @@ package io.orderflow.dispatcher.dispatch;
 
 import io.orderflow.dispatcher.DispatcherProperties;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -9,6 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.retrytopic.DeadLetterPublishingRecovererFactory;
 import org.springframework.kafka.retrytopic.RetryTopicConfiguration;
 import org.springframework.kafka.retrytopic.RetryTopicConfigurationBuilder;
 import org.springframework.kafka.retrytopic.RetryTopicConfigurationSupport;
@@ -59,6 +61,15 @@ public class RetryTopics extends RetryTopicConfigurationSupport {
                 .traversingCauses()
                 .dltHandlerMethod("deliveryAttempts", "onExhausted")
                 .create(kafka);
+    }
+
+    /**
+     * A failed attempt is expected (a subscriber is down) and {@link DeliveryAttempts} already logs it in one line;
+     * spring-kafka would log each hand-over to the dead-letter topic again as an ERROR with a stack trace.
+     */
+    @Override
+    protected Consumer<DeadLetterPublishingRecovererFactory> configureDeadLetterPublishingContainerFactory() {
+        return DeadLetterPublishingRecovererFactory::neverLogListenerException;
     }
 
     @Override

@@ -3,6 +3,10 @@ package io.orderflow.dispatcher.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
 import io.orderflow.kafka.testing.TestKafka;
@@ -27,6 +31,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -206,19 +211,34 @@ class WebhookDispatchTest {
 
     @Test
     void anEventsOwnRetryCountCapsItsRetries() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 500));
-        String subscription = subscribe(receiver, null);
-        String orderId = newOrderId();
-        publish(new OrderEvent("order.cancelled", orderId, "cancel", System.currentTimeMillis(),
-                Json.MAPPER.readTree("{\"order\": %s, \"outcome\": \"cancelled\", \"reason\": \"test\"}"
-                        .formatted(summary(orderId))), 1));
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logs);
+        try {
+            TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 500));
+            String subscription = subscribe(receiver, null);
+            String orderId = newOrderId();
+            publish(new OrderEvent("order.cancelled", orderId, "cancel", System.currentTimeMillis(),
+                    Json.MAPPER.readTree("{\"order\": %s, \"outcome\": \"cancelled\", \"reason\": \"test\"}"
+                            .formatted(summary(orderId))), 1));
 
-        await().atMost(WAIT).untilAsserted(() -> {
-            JsonNode delivery = deliveries(subscription).getFirst();
-            assertThat(delivery.get("status").asString()).isEqualTo("failed");
-            assertThat(delivery.get("attempts").asInt()).isEqualTo(2);
-        });
-        assertThat(receiver.received()).hasSize(2);
+            await().atMost(WAIT).untilAsserted(() -> {
+                JsonNode delivery = deliveries(subscription).getFirst();
+                assertThat(delivery.get("status").asString()).isEqualTo("failed");
+                assertThat(delivery.get("attempts").asInt()).isEqualTo(2);
+            });
+            assertThat(receiver.received()).hasSize(2);
+        } finally {
+            root.detachAppender(logs);
+        }
+        // A subscriber that fails is expected: each failed attempt is one WARN line, no ERROR, no stack trace.
+        List<ILoggingEvent> events = List.copyOf(logs.list);
+        assertThat(events).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.ERROR)).isEmpty();
+        assertThat(events).filteredOn(e -> e.getThrowableProxy() != null).isEmpty();
+        assertThat(events).filteredOn(e -> e.getLevel() == Level.WARN
+                        && e.getFormattedMessage().matches("Delivery dlv_\\w+ attempt \\d failed: HTTP 500"))
+                .hasSize(2);
     }
 
     @Test

@@ -1,0 +1,123 @@
+package io.orderflow.runner.run;
+
+import io.orderflow.runner.connectors.ConnectorCall;
+import io.orderflow.runner.connectors.Connectors;
+import io.orderflow.runner.nodes.NodeCatalogue;
+import io.orderflow.runner.nodes.NodeContext;
+import io.orderflow.schemas.flows.NodeDefinition;
+import io.orderflow.schemas.model.NodePatch;
+import io.orderflow.schemas.model.NodeStatus;
+import io.orderflow.schemas.model.Rollback;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+/**
+ * Giving back what a run did or holds: the rollback of a failed run (each completed node compensated, in reverse) and
+ * the release of open holds (on cancel, and at an End other than {@code completed}). Split from {@link RunEngine},
+ * which decides when; this class knows how.
+ */
+final class Compensation {
+
+    /** Reports a node's detail (patch and log line) the way the engine reports every other. */
+    @FunctionalInterface
+    interface Details {
+        void report(RunInstance instance, NodeDefinition definition, NodePatch patch, String log, Effects.Builder fx);
+    }
+
+    private final NodeCatalogue catalogue;
+    private final Connectors connectors;
+    private final BiFunction<RunInstance, NodeDefinition, NodeContext> contexts;
+    private final Details details;
+
+    Compensation(NodeCatalogue catalogue, Connectors connectors,
+                 BiFunction<RunInstance, NodeDefinition, NodeContext> contexts, Details details) {
+        this.catalogue = catalogue;
+        this.connectors = connectors;
+        this.contexts = contexts;
+        this.details = details;
+    }
+
+    /**
+     * Compensates the completed nodes in reverse order of completion, marking each {@code rolled_back}; the first
+     * compensation that throws stops the rollback as {@code failed} with its error.
+     */
+    Rollback rollBack(RunInstance instance, FlowGraph graph, Effects.Builder fx) {
+        List<String> order = new ArrayList<>(new LinkedHashSet<>(instance.completed.reversed()));
+        for (String nodeId : order) {
+            NodeDefinition definition = graph.node(nodeId);
+            try {
+                catalogue.get(definition.type()).compensate(contexts.apply(instance, definition),
+                        instance.outputs.get(nodeId));
+            } catch (RuntimeException e) {
+                String error = "Compensating " + nodeId + " failed: " + e.getMessage();
+                details.report(instance, definition, new NodePatch(null, null, null, null, null, error, null), error,
+                        fx);
+                return new Rollback("failed", error);
+            }
+            instance.nodes.put(nodeId, NodeStatus.ROLLED_BACK);
+            details.report(instance, definition, new NodePatch(NodeStatus.ROLLED_BACK, null, null, "Rolled back", null,
+                    null, null), "Rolled back " + RunEngine.title(instance, definition), fx);
+        }
+        return new Rollback("complete", null);
+    }
+
+    /** A completed run keeps what it holds: its holds are closed without a connector call. */
+    static Released keepHolds(RunInstance instance) {
+        instance.holds.replaceAll(h -> new RunInstance.Hold(h.kind(), h.id(), h.nodeId(), false));
+        return new Released(0, 0, 0);
+    }
+
+    /**
+     * Gives back what the run still holds: stock holds released, open authorizations voided, booked shipments
+     * cancelled. A cancel does it, and so does an End node other than {@code completed}, since nothing after the end
+     * would ever use or free them (a B2B order declined at capture still holds its reserved stock). Not subject to
+     * {@code meta.simulate}: the simulated failures are for the flow's own steps and its rollback.
+     */
+    Released releaseHolds(RunInstance instance, String step) {
+        int released = 0;
+        int voided = 0;
+        int cancelled = 0;
+        ConnectorCall call = new ConnectorCall(instance.orderId, instance.generation, step, 1, 1, Set.of());
+        List<RunInstance.Hold> holds = new ArrayList<>();
+        for (RunInstance.Hold hold : instance.holds) {
+            if (!hold.open()) {
+                holds.add(hold);
+                continue;
+            }
+            switch (hold.kind()) {
+                case "stock" -> {
+                    connectors.inventory().release(call, hold.id());
+                    released++;
+                }
+                case "authorization" -> {
+                    connectors.payment().voidAuthorization(call, hold.id());
+                    voided++;
+                }
+                case "shipment" -> {
+                    connectors.shipping().cancel(call, hold.id());
+                    cancelled++;
+                }
+                default -> throw new IllegalStateException("Unknown hold kind " + hold.kind());
+            }
+            holds.add(new RunInstance.Hold(hold.kind(), hold.id(), hold.nodeId(), false));
+        }
+        instance.holds = holds;
+        return new Released(released, voided, cancelled);
+    }
+
+    /** What {@link #releaseHolds} gave back, by kind. */
+    record Released(int stock, int authorizations, int shipments) {
+
+        boolean any() {
+            return stock + authorizations + shipments > 0;
+        }
+
+        String describe() {
+            return stock + " held stock released, " + authorizations + " authorizations voided, " + shipments
+                    + " shipments cancelled";
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.orderflow.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Each line of the standalone's log names the service that wrote it, not the first service to start. */
+class ServiceLogTagTest {
+
+    @Test
+    void eachServicesLinesCarryItsOwnName() throws Exception {
+        LoggerContext logging = new LoggerContext();
+        JoranConfigurator configurator = new JoranConfigurator();
+        configurator.setContext(logging);
+        URL config = StandaloneSystem.class.getClassLoader().getResource("logback.xml");
+        configurator.doConfigure(config);
+        @SuppressWarnings("unchecked")
+        ConsoleAppender<ch.qos.logback.classic.spi.ILoggingEvent> console =
+                (ConsoleAppender<ch.qos.logback.classic.spi.ILoggingEvent>) logging.getLogger("ROOT")
+                        .getAppender("CONSOLE");
+        PatternLayoutEncoder encoder = (PatternLayoutEncoder) console.getEncoder();
+
+        assertThat(line(encoder, logging, "io.orderflow.runner.run.RunTopology", "main", Map.of()))
+                .contains("[flow-runner]").doesNotContain("order-processor");
+        assertThat(line(encoder, logging, "io.orderflow.gateway.GatewayApplication", "main", Map.of()))
+                .contains("[gateway]");
+        assertThat(line(encoder, logging, "io.orderflow.dispatcher.dispatch.DeliveryAttempts", "worker", Map.of()))
+                .contains("[webhook-dispatcher]");
+        assertThat(line(encoder, logging, "org.apache.kafka.streams.KafkaStreams",
+                "orderflow-order-processor-1b2c-StreamThread-1", Map.of())).contains("[order-processor]");
+        assertThat(line(encoder, logging, "org.springframework.boot.web.server.Netty", "main",
+                Map.of(ServiceTagConverter.MDC_KEY, "gateway"))).as("Spring's lines while a service starts")
+                .contains("[gateway]");
+        assertThat(line(encoder, logging, "io.orderflow.kafka.EmbeddedKafkaBroker", "main", Map.of()))
+                .contains("[standalone]");
+    }
+
+    private static String line(PatternLayoutEncoder encoder, LoggerContext logging, String logger, String thread,
+                               Map<String, String> mdc) {
+        LoggingEvent event = new LoggingEvent(ServiceLogTagTest.class.getName(), logging.getLogger(logger), Level.INFO,
+                "hello", null, null);
+        event.setThreadName(thread);
+        event.setMDCPropertyMap(mdc);
+        return new String(encoder.encode(event), StandardCharsets.UTF_8);
+    }
+}
