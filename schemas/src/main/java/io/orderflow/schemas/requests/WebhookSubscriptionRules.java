@@ -11,9 +11,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * What a subscription request must satisfy beyond its schema, in the one place both the gateway and the
- * webhook-dispatcher check it: {@code "*"} stands alone (the schema lists it among the event names, as an enum client
- * generators can handle), and the url is https, or plain http only for {@code localhost}, {@code 127.0.0.1} and
- * {@code [::1]}.
+ * webhook-dispatcher check it: {@code "*"} stands alone and each event is named once (the schema says only "an array
+ * of these names, {@code *} among them": client generators cannot compile a {@code oneOf} with an array {@code const},
+ * nor {@code uniqueItems} on an array of an enum), and the url is https, or plain http only for {@code localhost},
+ * {@code 127.0.0.1} and {@code [::1]}.
  */
 public final class WebhookSubscriptionRules {
 
@@ -21,6 +22,7 @@ public final class WebhookSubscriptionRules {
     public static final String ALL_EVENTS = "*";
     public static final String STAR_ALONE = "\"*\" stands alone: send [\"*\"] for every event, or a list of event "
             + "names without it";
+    public static final String EACH_ONCE = "Each event is named once";
     public static final String PLAIN_HTTP = "The url must use https; plain http is accepted only for localhost, "
             + "127.0.0.1 and [::1]";
 
@@ -37,6 +39,8 @@ public final class WebhookSubscriptionRules {
         if (events != null && events.size() > 1
                 && events.valueStream().anyMatch(event -> ALL_EVENTS.equals(event.asString()))) {
             issues.add(new RequestIssue("/events", STAR_ALONE));
+        } else if (events != null && events.valueStream().map(JsonNode::asString).distinct().count() < events.size()) {
+            issues.add(new RequestIssue("/events", EACH_ONCE));
         }
         return List.copyOf(issues);
     }

@@ -39,6 +39,13 @@ class ApiRequestTest {
     }
 
     @Test
+    void each_event_is_named_once() {
+        assertThat(issues(ApiRequest.CREATE_WEBHOOK_SUBSCRIPTION,
+                "{\"url\": \"https://a.example\", \"events\": [\"order.paid\", \"order.paid\"]}"))
+                .containsExactly(new RequestIssue("/events", WebhookSubscriptionRules.EACH_ONCE));
+    }
+
+    @Test
     void plain_http_is_only_for_local_hosts() {
         assertThat(ApiRequest.CREATE_WEBHOOK_SUBSCRIPTION.validate("{\"url\": \"http://localhost:9000/h\"}"))
                 .isInstanceOf(RequestValidation.Valid.class);
