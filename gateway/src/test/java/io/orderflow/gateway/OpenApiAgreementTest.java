@@ -55,6 +55,8 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\", \"lines\": [{\"qty\": 1}]}}", false),
                 Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\", \"lines\": [{\"sku\": \"A\", \"qty\": 1, \"unitPrice\": \"9\"}]}}", false),
                 Arguments.of(START, "{\"flowId\": \"storefront_order\", \"version\": 0, \"input\": {\"type\": \"reorder\"}}", false),
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"version\": 2147483648, \"input\": {\"type\": \"reorder\"}}", false),
+                Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\", \"lines\": [{\"sku\": \"A\", \"qty\": 1e12}]}}", false),
                 Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\", \"meta\": \"m\"}}", false),
                 Arguments.of(START, "{\"flowId\": \"\", \"input\": {\"type\": \"reorder\"}}", false),
                 Arguments.of(START, "{\"flowId\": \"storefront_order\", \"input\": {\"type\": \"reorder\"}, \"extra\": 1}", false),
