@@ -97,8 +97,9 @@ class ApiFuzzTest extends GatewayIntegrationTest {
     /**
      * Sends the cases on one kept-alive connection, a third of them pipelined in pairs (the second written before the
      * first is answered), and opens a new connection only where the server closed or asked to close the last one.
-     * Only requests under {@value #PIPELINED_MAX} bytes are pipelined: a body over the in-memory limit queued behind a
-     * slow request can still go unanswered in Reactor Netty 1.3.7, a limit this test does not cover.
+     * Only requests under {@value #PIPELINED_MAX} bytes are pipelined: a large body queued behind a slow request is
+     * answered only once it has stalled for 10 s (408, Reactor Netty stops reading it), longer than the per-request
+     * timeout here; KeepAliveTest covers that case.
      */
     private void sendAll(List<Case> cases, Map<Integer, AtomicInteger> statuses, List<String> silent,
                          List<String> notClientErrors) {

@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.gateway.testing.RawHttp;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -89,4 +94,32 @@ class KeepAliveTest extends GatewayIntegrationTest {
             assertThat(answer.closesConnection()).isTrue();
         }
     }
+
+    /**
+     * A body larger than the in-memory limit, queued behind a slow request: Reactor Netty 1.3.7 stops reading it half
+     * way, so the handler waits for the rest forever. An idle request body times out instead: 408, and the connection
+     * closes.
+     */
+    @Test
+    void a_large_body_queued_behind_a_slow_request_is_answered() throws Exception {
+        byte[] large = ("{\"event\": \"" + "e".repeat(700_000) + "\"}").getBytes();
+        try (ExecutorService clients = Executors.newFixedThreadPool(8)) {
+            List<Future<RawHttp.Response>> answers = new ArrayList<>();
+            for (int attempt = 0; attempt < 24; attempt++) {
+                answers.add(clients.submit(() -> {
+                    try (RawHttp connection = new RawHttp(port, Duration.ofSeconds(20))) {
+                        connection.send(get("/api/v1/orders/ord_slow"), request("POST", "/api/v1/orders/ord_x1/events",
+                                Map.of("Content-Type", "application/json"), large));
+                        assertThat(connection.read().status()).isEqualTo(404);
+                        return connection.read();
+                    }
+                }));
+            }
+            for (Future<RawHttp.Response> answer : answers) {
+                assertThat(answer.get().status()).isIn(400, 408);
+                assertThat(answer.get().closesConnection()).isTrue();
+            }
+        }
+    }
+
 }

@@ -1,6 +1,7 @@
 package io.orderflow.gateway.api;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.core.Ordered;
@@ -8,6 +9,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.stereotype.Component;
@@ -28,6 +30,10 @@ import reactor.core.publisher.Mono;
  * most 5 s). When it cannot be read to its end (larger, slower, a reader that stopped half way such as the "too
  * large" answer, or a client waiting for {@code 100 Continue}), the answer says {@code Connection: close} instead:
  * RFC 9112 §9.3 lets a server that did not read the whole body close the connection after answering.
+ *
+ * <p>A body that stops arriving for {@value #BODY_IDLE_SECONDS} s is answered 408 (and the connection closed): a
+ * large body queued behind a slow request is another case where Reactor Netty 1.3.7 stops reading half way, and the
+ * handler would otherwise wait for the rest forever.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -35,6 +41,7 @@ public class RequestBodyDrain implements WebFilter {
 
     static final int DRAIN_LIMIT = 1024 * 1024;
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(5);
+    static final int BODY_IDLE_SECONDS = 10;
 
     private enum Body { UNREAD, READING, READ, ABANDONED }
 
@@ -49,7 +56,10 @@ public class RequestBodyDrain implements WebFilter {
                         .doOnSubscribe(s -> state.compareAndSet(Body.UNREAD, Body.READING))
                         .doOnComplete(() -> state.set(Body.READ))
                         .doOnCancel(() -> state.compareAndSet(Body.READING, Body.ABANDONED))
-                        .doOnError(e -> state.compareAndSet(Body.READING, Body.ABANDONED));
+                        .doOnError(e -> state.compareAndSet(Body.READING, Body.ABANDONED))
+                        .timeout(Duration.ofSeconds(BODY_IDLE_SECONDS), Flux.error(() -> new ApiException(
+                                HttpStatus.REQUEST_TIMEOUT, ApiError.of("The request body stopped arriving for "
+                                + BODY_IDLE_SECONDS + " s; send it whole"), Map.of())));
             }
         };
         exchange.getResponse().beforeCommit(() -> finish(exchange, original, state));
