@@ -57,6 +57,8 @@ class WebhookRoutesTest extends GatewayIntegrationTest {
                 "{}",
                 "{\"url\": \"\"}",
                 "{\"url\": \"ftp://example.com/hook\"}",
+                "{\"url\": \"http://example.com/hook\"}",
+                "{\"url\": \"https://example.com/hook\", \"events\": [\"order.paid\", \"order.paid\"]}",
                 "{\"url\": 5}",
                 "{\"url\": \"https://example.com/hook\", \"events\": []}",
                 "{\"url\": \"https://example.com/hook\", \"events\": [\"order.teleported\"]}",

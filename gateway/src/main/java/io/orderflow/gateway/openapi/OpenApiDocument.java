@@ -18,7 +18,13 @@ import io.swagger.v3.oas.models.responses.ApiResponses;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -35,6 +41,7 @@ import tools.jackson.databind.node.ObjectNode;
 class OpenApiDocument {
 
     private static final String JSON = "application/json";
+    private static final Pattern REFERENCE = Pattern.compile("#/components/schemas/([^\"/]+)");
     private static final Map<String, RequestSchema> REQUEST_BODIES = Map.of(
             "startOrder", RequestSchema.START_ORDER,
             "deliverEvent", RequestSchema.DELIVER_EVENT,
@@ -68,7 +75,34 @@ class OpenApiDocument {
             }
             openApi.getPaths().values().forEach(path -> path.readOperations()
                     .forEach(op -> describe(op, responses.get("operations").get(op.getOperationId()))));
+            dropUnreferencedSchemas(openApi);
         };
+    }
+
+    /**
+     * Keeps only the component schemas the operations reach. Springdoc also describes the handlers' Java return types
+     * (a {@code JsonNode} "model" with {@code isArray}, {@code isObject}, ...), which the responses above replace; left
+     * in, a generated Java client gets a {@code JsonNode} model class that clashes with Jackson's and does not compile.
+     */
+    private void dropUnreferencedSchemas(OpenAPI openApi) {
+        Map<String, Schema> all = openApi.getComponents().getSchemas();
+        Set<String> reached = new HashSet<>();
+        Deque<String> todo = new ArrayDeque<>(references(openApi.getPaths()));
+        while (!todo.isEmpty()) {
+            String name = todo.pop();
+            if (reached.add(name) && all.containsKey(name)) {
+                todo.addAll(references(all.get(name)));
+            }
+        }
+        all.keySet().retainAll(reached);
+    }
+
+    private List<String> references(Object part) {
+        try {
+            return REFERENCE.matcher(swagger.writeValueAsString(part)).results().map(m -> m.group(1)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void describe(Operation operation, JsonNode responses) {

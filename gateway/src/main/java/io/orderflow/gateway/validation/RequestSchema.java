@@ -1,35 +1,31 @@
 package io.orderflow.gateway.validation;
 
-import io.orderflow.schemas.json.Json;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import io.orderflow.schemas.requests.ApiRequest;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The request body schemas (JSON Schema 2020-12) from the {@code schemas} module. The handlers validate with them
- * and the OpenAPI document publishes them: one source, never written twice.
+ * The request bodies the gateway takes, by their name in the OpenAPI document. Each is an {@link ApiRequest} of the
+ * {@code schemas} module: the handlers validate with it and the OpenAPI document publishes its schema, one source,
+ * never written twice.
  */
 public enum RequestSchema {
-    START_ORDER("StartOrderRequest", "start-order.json"),
-    DELIVER_EVENT("DeliverEventRequest", "deliver-event.json"),
-    DECIDE_APPROVAL("DecideApprovalRequest", "decide-approval.json"),
-    CANCEL_ORDER("CancelOrderRequest", "cancel-order.json"),
-    CREATE_WEBHOOK_SUBSCRIPTION("CreateWebhookSubscriptionRequest", "create-webhook-subscription.json"),
-    SIGNED_EVENT("SignedEventRequest", "signed-event.json"),
-    SIGN_IN("SignInRequest", "sign-in.json"),
-    ADD_PERSON("AddPersonRequest", "add-person.json"),
-    UPDATE_PERSON("UpdatePersonRequest", "update-person.json"),
-    CREATE_TOKEN("CreateTokenRequest", "create-token.json");
-
-    private static final String BASE = "/io/orderflow/schemas/requests/";
+    START_ORDER("StartOrderRequest", ApiRequest.START_ORDER),
+    DELIVER_EVENT("DeliverEventRequest", ApiRequest.DELIVER_EVENT),
+    DECIDE_APPROVAL("DecideApprovalRequest", ApiRequest.DECIDE_APPROVAL),
+    CANCEL_ORDER("CancelOrderRequest", ApiRequest.CANCEL_ORDER),
+    CREATE_WEBHOOK_SUBSCRIPTION("CreateWebhookSubscriptionRequest", ApiRequest.CREATE_WEBHOOK_SUBSCRIPTION),
+    SIGNED_EVENT("SignedEventRequest", ApiRequest.SIGNED_EVENT),
+    SIGN_IN("SignInRequest", ApiRequest.SIGN_IN),
+    ADD_PERSON("AddPersonRequest", ApiRequest.ADD_PERSON),
+    UPDATE_PERSON("UpdatePersonRequest", ApiRequest.UPDATE_PERSON),
+    CREATE_TOKEN("CreateTokenRequest", ApiRequest.CREATE_TOKEN);
 
     private final String componentName;
-    private final JsonNode schema;
+    private final ApiRequest request;
 
-    RequestSchema(String componentName, String file) {
+    RequestSchema(String componentName, ApiRequest request) {
         this.componentName = componentName;
-        this.schema = load(BASE + file);
+        this.request = request;
     }
 
     /** The name under {@code components.schemas} in the OpenAPI document. */
@@ -39,17 +35,10 @@ public enum RequestSchema {
 
     /** The schema document as a tree (a copy; callers may change it). */
     public JsonNode schema() {
-        return schema.deepCopy();
+        return request.schema();
     }
 
-    private static JsonNode load(String resource) {
-        try (InputStream in = RequestSchema.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("Missing request schema " + resource);
-            }
-            return Json.MAPPER.readTree(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    ApiRequest request() {
+        return request;
     }
 }

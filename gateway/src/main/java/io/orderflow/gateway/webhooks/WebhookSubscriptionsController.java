@@ -21,9 +21,9 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The webhook subscription routes. The gateway checks the role and the body's shape; the webhook-dispatcher owns the
- * subscriptions (and the url rules a schema cannot express, answered as a 400 with issues) and is called over its
- * internal API.
+ * The webhook subscription routes. The gateway checks the role and the body (its schema and the rules beyond it, the
+ * same shared check the dispatcher runs, so an invalid body is never forwarded); the webhook-dispatcher owns the
+ * subscriptions and is called over its internal API.
  */
 @RestController
 @RequestMapping("/api/v1/webhook-subscriptions")

@@ -1,5 +1,6 @@
 package io.orderflow.dispatcher.subscriptions;
 
+import io.orderflow.schemas.requests.WebhookSubscriptionRules;
 import java.util.List;
 
 /**
@@ -11,7 +12,7 @@ import java.util.List;
  */
 public record Subscription(String id, String url, List<String> events, long createdAt, String secret) {
 
-    public static final String ALL_EVENTS = "*";
+    public static final String ALL_EVENTS = WebhookSubscriptionRules.ALL_EVENTS;
 
     public boolean wants(String event) {
         return events.contains(ALL_EVENTS) || events.contains(event);

@@ -375,7 +375,7 @@ class WebhookDispatchTest {
     @Test
     void rejectsBadSubscriptionRequests() throws Exception {
         assertThat(call("POST", "/internal/subscriptions", "{\"url\": \"http://example.com/hook\"}", 400)
-                .get("issues").get(0).get("path").asString()).isEqualTo("url");
+                .get("issues").get(0).get("path").asString()).isEqualTo("/url");
         for (String body : List.of(
                 "{\"url\": \"not a url\"}",
                 "{\"url\": \"https://\"}",

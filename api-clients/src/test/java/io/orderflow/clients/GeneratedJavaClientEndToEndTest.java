@@ -1,0 +1,119 @@
+package io.orderflow.clients;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.client.ApiClient;
+import io.orderflow.client.ApiException;
+import io.orderflow.client.api.FlowsControllerApi;
+import io.orderflow.client.api.OrdersControllerApi;
+import io.orderflow.client.api.WebhookSubscriptionsControllerApi;
+import io.orderflow.client.model.CancelOrderRequest;
+import io.orderflow.client.model.CreateWebhookSubscriptionRequest;
+import io.orderflow.client.model.CreateWebhookSubscriptionRequest.EventsEnum;
+import io.orderflow.client.model.DecideApprovalRequest;
+import io.orderflow.client.model.OrderState;
+import io.orderflow.client.model.OrderStateWaitsInner;
+import io.orderflow.client.model.OrderStatus;
+import io.orderflow.client.model.StartOrderRequest;
+import io.orderflow.client.model.StartOrderRequestInput;
+import io.orderflow.client.model.StartOrderRequestInputLinesInner;
+import io.orderflow.kafka.testing.TestKafka;
+import io.orderflow.standalone.StandaloneSettings;
+import io.orderflow.standalone.StandaloneSystem;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A client generated from the published OpenAPI document (java/native) drives the whole system: start, read, decide,
+ * cancel, and a refused request, on the standalone system and its in-process broker.
+ */
+class GeneratedJavaClientEndToEndTest {
+
+    private static StandaloneSystem system;
+    private static OrdersControllerApi orders;
+    private static WebhookSubscriptionsControllerApi subscriptions;
+
+    @BeforeAll
+    static void start() {
+        system = StandaloneSystem.start(new StandaloneSettings(0, TestKafka.uniqueStateDir("generated-client"),
+                Optional.empty(), 0));
+        ApiClient client = new ApiClient();
+        client.updateBaseUri("http://localhost:" + system.gatewayPort());
+        client.setReadTimeout(Duration.ofSeconds(15));
+        orders = new OrdersControllerApi(client);
+        subscriptions = new WebhookSubscriptionsControllerApi(client);
+        FlowsControllerApi flows = new FlowsControllerApi(client);
+        await().atMost(Duration.ofSeconds(60)).until(() -> flows.listFlows().getFlows().stream()
+                .anyMatch(flow -> "purchase_request".equals(flow.getId()) && flow.getPublishedVersion() != null));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (system != null) {
+            system.close();
+        }
+    }
+
+    /** A purchase request over 1,000 stops at the manager's approval (node "approval"). */
+    private static StartOrderRequest purchaseRequest() {
+        return new StartOrderRequest().flowId("purchase_request").input(new StartOrderRequestInput()
+                .type(StartOrderRequestInput.TypeEnum.PURCHASE_REQUEST)
+                .customerId("dept_generated_client")
+                .addLinesItem(new StartOrderRequestInputLinesInner().sku("LAPTOP-14").qty(2))
+                .meta(Map.of("shipTo", "HQ, 2nd floor")));
+    }
+
+    private static OrderState waitingAtApproval(String orderId) {
+        return await().atMost(Duration.ofSeconds(60)).until(() -> orders.getOrder(orderId),
+                state -> state.getStatus() == OrderStatus.WAITING && state.getWaits() != null
+                        && state.getWaits().stream().map(OrderStateWaitsInner::getNodeId).toList().contains("approval"));
+    }
+
+    @Test
+    void starts_reads_and_approves_an_order() throws ApiException {
+        String orderId = orders.startOrder(purchaseRequest(), "generated-client-" + System.nanoTime()).getOrderId();
+        assertThat(orderId).startsWith("ord_");
+
+        OrderState waiting = waitingAtApproval(orderId);
+        assertThat(waiting.getOrderId()).isEqualTo(orderId);
+        OrderStateWaitsInner approval = waiting.getWaits().getFirst();
+        assertThat(approval.getKind()).isEqualTo(OrderStateWaitsInner.KindEnum.APPROVAL);
+        assertThat(approval.getDeadline()).as("epoch milliseconds fit the generated type")
+                .isGreaterThan(System.currentTimeMillis());
+
+        assertThat(orders.decideApproval(orderId, "approval", new DecideApprovalRequest()
+                .decision(DecideApprovalRequest.DecisionEnum.APPROVED).note("budgeted")).getOk()).isEqualTo(true);
+        await().atMost(Duration.ofSeconds(60)).until(() -> orders.getOrder(orderId).getStatus(),
+                status -> status == OrderStatus.COMPLETED);
+    }
+
+    @Test
+    void cancels_a_waiting_order() throws ApiException {
+        String orderId = orders.startOrder(purchaseRequest(), null).getOrderId();
+        waitingAtApproval(orderId);
+
+        assertThat(orders.cancelOrder(orderId, new CancelOrderRequest().reason("changed plans")).getOk()).isTrue();
+        OrderState cancelled = orders.getOrder(orderId);
+        assertThat(cancelled.getStatus()).isEqualTo(OrderStatus.CANCELLED);
+        assertThat(cancelled.getReason()).isEqualTo("changed plans");
+        assertThat(cancelled.getWaits()).isNullOrEmpty();
+    }
+
+    @Test
+    void a_refused_request_is_a_400_with_the_issue_the_client_can_read() {
+        CreateWebhookSubscriptionRequest starAndMore = new CreateWebhookSubscriptionRequest()
+                .url("https://hooks.example.com/orders").events(List.of(EventsEnum.STAR, EventsEnum.ORDER_PAID));
+        assertThatThrownBy(() -> subscriptions.createWebhookSubscription(starAndMore))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(400);
+                    assertThat(e.getResponseBody()).contains("\"path\":\"/events\"");
+                });
+    }
+}
