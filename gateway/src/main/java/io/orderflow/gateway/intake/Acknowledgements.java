@@ -16,7 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.stereotype.Component;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.JsonNode;
@@ -65,13 +64,12 @@ public class Acknowledgements {
 
     /** The order's live state once its lines are read, or an empty state when that takes longer than replyWait. */
     private Mono<JsonNode> understood(String orderId) {
-        return Flux.interval(Duration.ZERO, POLL)
-                .concatMap(tick -> processor.get(uri -> uri.path("/internal/orders/{id}").build(orderId))
-                        .map(response -> response.getStatusCode().is2xxSuccessful() && response.getBody() != null
-                                ? Json.MAPPER.readTree(response.getBody()) : Json.object())
-                        .onErrorResume(e -> Mono.just(Json.object())))
+        return Mono.defer(() -> processor.get(uri -> uri.path("/internal/orders/{id}").build(orderId)))
+                .map(response -> response.getStatusCode().is2xxSuccessful() && response.getBody() != null
+                        ? Json.MAPPER.readTree(response.getBody()) : Json.object())
+                .onErrorResume(e -> Mono.just(Json.object()))
                 .filter(Acknowledgements::extracted)
-                .next()
+                .repeatWhenEmpty(attempts -> attempts.delayElements(POLL))
                 .timeout(settings.replyWait(), Mono.just(Json.object()));
     }
 
