@@ -102,8 +102,10 @@ public class Acknowledgements {
                 if (line.hasNonNull("name")) {
                     text.append(' ').append(line.get("name").asString());
                 }
-                if (line.hasNonNull("unitPrice")) {
-                    text.append(" @ ").append(line.get("unitPrice").asString());
+                if (line.path("unitPrice").isNumber()) {
+                    text.append(" @ ").append(line.get("unitPrice").decimalValue()
+                                    .setScale(2, java.math.RoundingMode.HALF_UP).toPlainString())
+                            .append(' ').append(state.path("order").path("currency").asString("USD"));
                 }
                 text.append('\n');
             }

@@ -255,7 +255,7 @@ class IntakeSmtpTest {
         assertThat(reply.getSubject()).isEqualTo("Re: PO 4711 [order " + orderId + "]");
         assertThat(reply.getFrom()[0].toString()).isEqualTo("orders@orderflow.example");
         assertThat(reply.getAllRecipients()[0].toString()).isEqualTo("buyer@acme.example");
-        assertThat(GreenMailUtil.getBody(reply).replace("\r\n", "\n")).isEqualTo("""
+        assertThat(GreenMailUtil.getBody(reply).replace("\r\n", "\n").strip()).isEqualTo("""
                 Hello ACME GmbH,
 
                 your mail to sales@orderflow.example started order %s (Flow b2b_order).
@@ -268,8 +268,7 @@ class IntakeSmtpTest {
 
                 Follow the order: https://orders.example.com/orders/%s
 
-                This is an automatic reply to your message %s.
-                """.formatted(orderId, orderId, messageId));
+                This is an automatic reply to your message %s.""".formatted(orderId, orderId, messageId));
     }
 
     @Test
