@@ -95,12 +95,14 @@ public class SmtpListener implements SmartLifecycle {
             } catch (IntakeRefusal refusal) {
                 throw reject(refusal);
             }
-            if (recipient != null && !Addresses.normalize(recipient).equals(Addresses.normalize(to))) {
+            String mailbox = Addresses.normalize(to);
+            if (recipient == null) {
+                recipient = mailbox;
+            } else if (!recipient.equals(mailbox)) {
                 // One order per mail: the relay delivers to the other mailbox in a transaction of its own.
                 throw new RejectException(452, "4.5.3 One intake mailbox per mail; " + recipient
-                        + " takes this one, send to " + to + " separately");
+                        + " takes this one, send to " + mailbox + " separately");
             }
-            recipient = to;
         }
 
         @Override

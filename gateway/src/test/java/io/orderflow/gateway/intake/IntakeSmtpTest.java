@@ -111,6 +111,31 @@ class IntakeSmtpTest {
     }
 
     @Test
+    void a_mail_names_one_intake_mailbox_and_a_second_one_is_deferred_for_its_own_delivery() {
+        List<String> answers = SmtpClient.dialogue(port(), "HELO relay.test", "MAIL FROM:<buyer@acme.example>",
+                "RCPT TO:<orders@orderflow.example>", "RCPT TO:<Orders@orderflow.example>",
+                "RCPT TO:<purchasing@orderflow.example>", "QUIT");
+
+        assertThat(answers.get(2)).startsWith("250");
+        assertThat(answers.get(3)).startsWith("250");
+        assertThat(answers.get(4)).isEqualTo("452 4.5.3 One intake mailbox per mail; orders@orderflow.example takes "
+                + "this one, send to purchasing@orderflow.example separately");
+    }
+
+    @Test
+    void an_automatic_mail_starts_its_order_but_gets_no_reply() {
+        String messageId = messageId();
+        String raw = mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "3 x WIDGET-1\n")
+                .replace("Subject: PO 4711", "Auto-Submitted: auto-generated\r\nSubject: PO 4711");
+
+        assertThat(send("orders@orderflow.example", raw).code()).isEqualTo(250);
+
+        assertThat(started(messageId).input().get("customerId").asString()).isEqualTo("acme_gmbh");
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+                .until(() -> repliesTo(messageId).isEmpty());
+    }
+
+    @Test
     void the_customer_is_found_by_their_own_address_or_by_their_company_domain() {
         String own = messageId();
         String company = messageId();

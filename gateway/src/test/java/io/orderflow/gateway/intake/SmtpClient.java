@@ -106,6 +106,24 @@ final class SmtpClient {
         }
     }
 
+    /** The answers to {@code commands}, sent one by one after the greeting (no {@code DATA}). */
+    static java.util.List<String> dialogue(int port, String... commands) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                    StandardCharsets.US_ASCII));
+            OutputStream out = socket.getOutputStream();
+            read(in);
+            java.util.List<String> answers = new java.util.ArrayList<>();
+            for (String line : commands) {
+                answers.add(command(out, in, line));
+            }
+            return answers;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static String command(OutputStream out, BufferedReader in, String line) throws IOException {
         out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();
