@@ -6,11 +6,14 @@ import jakarta.mail.MessagingException;
 import jakarta.mail.Multipart;
 import jakarta.mail.Part;
 import jakarta.mail.Session;
+import jakarta.mail.internet.ContentType;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -92,12 +95,25 @@ final class MailReader {
             }
             texts.sources.add(fileName == null ? "a PDF attachment" : fileName);
         } else if (attachment && part.isMimeType("text/*")) {
-            append(texts.attachments, String.valueOf(part.getContent()));
+            append(texts.attachments, text(part));
             texts.sources.add(fileName == null ? "a text attachment" : fileName);
         } else if (part.isMimeType("text/plain")) {
-            append(texts.body, String.valueOf(part.getContent()));
+            append(texts.body, text(part));
         } else if (part.isMimeType("text/html") && texts.html == null) {
-            texts.html = htmlText(String.valueOf(part.getContent()));
+            texts.html = htmlText(text(part)).replace("\r\n", "\n");
+        }
+    }
+
+    /** A text part in its charset; Jakarta Mail decodes only some text types itself ({@code text/csv} it does not). */
+    private static String text(Part part) throws MessagingException, IOException {
+        if (part.getContent() instanceof String decoded) {
+            return decoded;
+        }
+        String charset = new ContentType(part.getContentType()).getParameter("charset");
+        try (InputStream in = part.getInputStream()) {
+            return new String(in.readAllBytes(), charset == null ? StandardCharsets.UTF_8 : Charset.forName(charset));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("Unknown charset " + charset, e);
         }
     }
 
@@ -123,7 +139,7 @@ final class MailReader {
         if (!into.isEmpty()) {
             into.append("\n\n");
         }
-        into.append(text.strip());
+        into.append(text.replace("\r\n", "\n").replace('\r', '\n').strip());
     }
 
     /** At most {@value #MAX_DOCUMENT_CHARS} characters, ending at a line end where there is one, so no line is half read. */
