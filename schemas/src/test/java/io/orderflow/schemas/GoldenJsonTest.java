@@ -6,6 +6,8 @@ import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.OrderSource;
+import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.flows.EdgeDefinition;
@@ -67,6 +69,10 @@ class GoldenJsonTest {
         Map<String, Object> samples = new LinkedHashMap<>();
         samples.put("command-start-order", new CommandEnvelope("c-1", "gw-1", AT, Caller.OPEN,
                 new OrderCommand.StartOrder("ord_1", flow, order, vars, "ab12", true)));
+        samples.put("command-start-order-by-mail", new CommandEnvelope("c-5", "gw-1", AT,
+                new Caller("mail", "mail:buyer@acme.example", "operator"),
+                new OrderCommand.StartOrder("ord_2", flow, order, vars, "cd34", true,
+                        OrderSource.mail("buyer@acme.example", "orders@orderflow.example"))));
         samples.put("command-deliver-event", new CommandEnvelope("c-2", "gw-1", AT, Caller.OPEN,
                 new OrderCommand.DeliverEvent("ord_1", "payment.received", Json.object().put("amount", 39))));
         samples.put("command-decide-approval", new CommandEnvelope("c-3", "gw-1", AT,
@@ -108,6 +114,8 @@ class GoldenJsonTest {
         samples.put("order-index-row", new OrderIndexRow("ord_1", OrderType.PURCHASE_REQUEST, OrderStatus.WAITING,
                 "Purchase request", "purchase_request", 1, "ord_1.1", 1, "cus_1", "USD", new BigDecimal("39.00"),
                 "Approve order ord_1 · payment.received", AT, AT + 10));
+        samples.put("customer", new Customer("acme_gmbh", "ACME GmbH", List.of("buyer@acme.example"),
+                List.of("acme.example")));
         samples.put("flow-record", new FlowRecord("storefront_order", "Storefront order", "Pay, ship, done",
                 OrderType.STOREFRONT_ORDER, 1, AT, List.of(flow)));
         return samples.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));

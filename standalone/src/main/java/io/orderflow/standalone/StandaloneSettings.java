@@ -11,14 +11,25 @@ import java.util.Optional;
  * @param dataDir          broker logs and Kafka Streams state ({@code DATA_DIR}, default {@code ./data})
  * @param bootstrapServers an external cluster ({@code KAFKA_BOOTSTRAP_SERVERS}); empty starts the in-process broker
  * @param kafkaPort        client port of the in-process broker ({@code KAFKA_PORT}, default 9092; 0 picks a free port)
+ * @param intakeSmtpPort   port of the email intake's SMTP listener ({@code INTAKE_SMTP_PORT}, default
+ *                         {@value #DEFAULT_INTAKE_SMTP_PORT}; 0 picks a free port, a negative one turns it off)
  */
-public record StandaloneSettings(int port, Path dataDir, Optional<String> bootstrapServers, int kafkaPort) {
+public record StandaloneSettings(int port, Path dataDir, Optional<String> bootstrapServers, int kafkaPort,
+                                 int intakeSmtpPort) {
+
+    public static final int DEFAULT_INTAKE_SMTP_PORT = 2525;
+
+    /** Settings with the intake listener on a free port (tests and benchmarks, which may run side by side). */
+    public StandaloneSettings(int port, Path dataDir, Optional<String> bootstrapServers, int kafkaPort) {
+        this(port, dataDir, bootstrapServers, kafkaPort, 0);
+    }
 
     public static StandaloneSettings fromEnvironment(Map<String, String> env) {
         return new StandaloneSettings(
                 Integer.parseInt(env.getOrDefault("PORT", "8080")),
                 Path.of(env.getOrDefault("DATA_DIR", "./data")),
                 Optional.ofNullable(env.get("KAFKA_BOOTSTRAP_SERVERS")).filter(s -> !s.isBlank()),
-                Integer.parseInt(env.getOrDefault("KAFKA_PORT", "9092")));
+                Integer.parseInt(env.getOrDefault("KAFKA_PORT", "9092")),
+                Integer.parseInt(env.getOrDefault("INTAKE_SMTP_PORT", String.valueOf(DEFAULT_INTAKE_SMTP_PORT))));
     }
 }

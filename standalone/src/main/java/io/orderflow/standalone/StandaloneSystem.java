@@ -2,6 +2,7 @@ package io.orderflow.standalone;
 
 import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.gateway.GatewayApplication;
+import io.orderflow.gateway.intake.SmtpListener;
 import io.orderflow.kafka.EmbeddedKafkaBroker;
 import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.processor.OrderProcessorApplication;
@@ -31,6 +32,7 @@ public final class StandaloneSystem implements AutoCloseable {
     private final String bootstrapServers;
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
     private int gatewayPort;
+    private int intakePort = -1;
 
     private StandaloneSystem(EmbeddedKafkaBroker broker, String bootstrapServers) {
         this.broker = broker;
@@ -58,13 +60,16 @@ public final class StandaloneSystem implements AutoCloseable {
             system.gatewayPort = system.startService("gateway", GatewayApplication.class, common,
                     "--server.port=" + settings.port(),
                     "--orderflow.gateway.processor-url=http://127.0.0.1:" + processorPort,
-                    "--orderflow.gateway.dispatcher-url=http://127.0.0.1:" + dispatcherPort);
+                    "--orderflow.gateway.dispatcher-url=http://127.0.0.1:" + dispatcherPort,
+                    "--orderflow.intake.smtp-port=" + settings.intakeSmtpPort());
+            system.intakePort = system.services.getLast().getBean(SmtpListener.class).port().orElse(-1);
         } catch (RuntimeException e) {
             system.close();
             throw e;
         }
-        log.info("Order workflow service started in {} ms: http://localhost:{}/health (Kafka at {})",
-                (System.nanoTime() - started) / 1_000_000, system.gatewayPort, bootstrap);
+        log.info("Order workflow service started in {} ms: http://localhost:{}/health (Kafka at {}, mail intake on "
+                        + "SMTP port {})", (System.nanoTime() - started) / 1_000_000, system.gatewayPort, bootstrap,
+                system.intakePort);
         return system;
     }
 
@@ -76,6 +81,11 @@ public final class StandaloneSystem implements AutoCloseable {
     /** The port the gateway listens on. */
     public int gatewayPort() {
         return gatewayPort;
+    }
+
+    /** The port the email intake's SMTP listener accepts mail on; -1 when it is off. */
+    public int intakePort() {
+        return intakePort;
     }
 
     @Override

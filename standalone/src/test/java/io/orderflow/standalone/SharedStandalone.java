@@ -19,6 +19,9 @@ final class SharedStandalone implements ParameterResolver {
     /** The inbound signing key the shared system runs with ({@code WEBHOOK_SECRET}). */
     static final String WEBHOOK_SECRET = "e2e-inbound-secret";
 
+    /** Where the shared system sends its email intake replies ({@code INTAKE_RELAY_PORT}); a test listens there. */
+    static final int MAIL_RELAY_PORT = freePort();
+
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
         return parameter.getParameter().getType() == StandaloneSystem.class;
@@ -43,8 +46,18 @@ final class SharedStandalone implements ParameterResolver {
     private static Running start() {
         // The services read settings from the environment or, as here, from system properties.
         System.setProperty("WEBHOOK_SECRET", WEBHOOK_SECRET);
+        System.setProperty("INTAKE_RELAY_HOST", "127.0.0.1");
+        System.setProperty("INTAKE_RELAY_PORT", String.valueOf(MAIL_RELAY_PORT));
         return new Running(StandaloneSystem.start(new StandaloneSettings(0, TestKafka.uniqueStateDir("standalone-shared"),
                 Optional.empty(), 0)));
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Closed by JUnit when the root context ends. */
@@ -54,6 +67,8 @@ final class SharedStandalone implements ParameterResolver {
         public void close() {
             system.close();
             System.clearProperty("WEBHOOK_SECRET");
+            System.clearProperty("INTAKE_RELAY_HOST");
+            System.clearProperty("INTAKE_RELAY_PORT");
         }
     }
 }

@@ -85,9 +85,18 @@ public final class OrderDecider {
                 "Started on flow " + flowName + " (" + flow.flowId() + ") version " + flow.version(), null,
                 Json.object().put("flowId", flow.flowId()).put("version", flow.version()), null);
         JsonNode vars = start.vars() instanceof ObjectNode ? start.vars() : Json.object();
+        List<TimelineEntry> timeline = start.source() == null ? List.of(first) : List.of(received(start, now), first);
         return new OrderState(start.orderId(), OrderStatus.QUEUED, null, orderObject(start, flowName), flow, nodes,
-                edges, List.of(), vars, List.of(first), List.of(), start.orderId() + ".1", 1, null, 0,
+                edges, List.of(), vars, timeline, List.of(), start.orderId() + ".1", 1, null, 0,
                 start.fingerprint(), 0, now, now, 1);
+    }
+
+    /** "Received by mail from a@b.com at orders@example.com": where an order that did not come by the API came from. */
+    private static TimelineEntry received(OrderCommand.StartOrder start, long now) {
+        var source = start.source();
+        return new TimelineEntry(now, "received",
+                "Received by " + source.channel() + " from " + source.from() + " at " + source.mailbox(), null,
+                Json.tree(source), null);
     }
 
     /** The order object the run works on: {@code id, type, title, customerId, currency, lines, documentText, meta}. */

@@ -1,6 +1,8 @@
 package io.orderflow.processor.order;
 
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.OrderSource;
+import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.EventNames;
 import io.orderflow.schemas.model.NodeStatus;
@@ -54,6 +56,19 @@ class OrderDeciderTest {
         assertThat(state.order().get("currency").asString()).isEqualTo("USD");
         assertThat(state.vars()).isEqualTo(Json.object());
         assertThat(state.timeline().getFirst().message()).isEqualTo("Started on flow Reorder (reorder) version 2");
+    }
+
+    @Test
+    void anOrderStartedByMailSaysOnItsTimelineFromWhomAndAtWhichMailbox() {
+        var start = new OrderCommand.StartOrder("ord_2", FLOW, Json.object().put("type", "reorder"), null, "fp", true,
+                OrderSource.mail("buyer@acme.example", "orders@orderflow.example"));
+        OrderState state = OrderApplier.applyAll(null, decider.decide(null, start, 1_000).facts(), 1_000);
+
+        assertThat(state.timeline()).extracting(TimelineEntry::message).containsExactly(
+                "Received by mail from buyer@acme.example at orders@orderflow.example",
+                "Started on flow Reorder (reorder) version 2");
+        assertThat(state.timeline().getFirst().data().get("mailbox").asString()).isEqualTo("orders@orderflow.example");
+        assertThat(started().timeline()).extracting(TimelineEntry::kind).containsExactly("start");
     }
 
     @Test

@@ -27,9 +27,16 @@ public sealed interface OrderCommand {
      * @param vars        seeds the run's variables (an object, possibly empty)
      * @param fingerprint SHA-256 (hex) of the canonical JSON of flow id, version, input and vars
      * @param idempotent  true when the order id was derived from an {@code Idempotency-Key}
+     * @param source      where the order came from when not through the API (email intake); {@code null} otherwise
      */
     record StartOrder(String orderId, FlowVersion flow, JsonNode input, JsonNode vars, String fingerprint,
-                      boolean idempotent) implements OrderCommand {
+                      boolean idempotent, OrderSource source) implements OrderCommand {
+
+        /** A start through the API: no {@link OrderSource}. */
+        public StartOrder(String orderId, FlowVersion flow, JsonNode input, JsonNode vars, String fingerprint,
+                          boolean idempotent) {
+            this(orderId, flow, input, vars, fingerprint, idempotent, null);
+        }
     }
 
     /** Deliver a named business event to the node waiting for it. */

@@ -2,6 +2,7 @@ package io.orderflow.schemas.topics;
 
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
+import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.flows.FlowRecord;
@@ -66,10 +67,14 @@ public final class Topics {
     public static final Topic<String, JsonNode> PRINCIPALS =
             new Topic<>("principals", KEY, JsonSerde.of(JsonNode.class), true);
 
+    /** Key: customer id. The customer directory email intake checks senders against. */
+    public static final Topic<String, Customer> CUSTOMERS =
+            new Topic<>("customers", KEY, JsonSerde.of(Customer.class), true);
+
     /** Every topic the system creates at start when missing. */
     public static final List<Topic<?, ?>> ALL = List.of(
             FLOWS, ORDER_COMMANDS, COMMAND_REPLIES, NODE_TASKS, RUN_REPORTS, ORDER_EVENTS,
-            ORDER_UPDATES, ORDER_INDEX, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_DELIVERIES, PRINCIPALS);
+            ORDER_UPDATES, ORDER_INDEX, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_DELIVERIES, PRINCIPALS, CUSTOMERS);
 
     private Topics() {
     }

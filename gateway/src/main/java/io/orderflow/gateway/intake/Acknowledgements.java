@@ -1,0 +1,149 @@
+package io.orderflow.gateway.intake;
+
+import io.orderflow.gateway.orders.ProcessorClient;
+import io.orderflow.schemas.customers.Customer;
+import io.orderflow.schemas.flows.FlowVersion;
+import io.orderflow.schemas.json.Json;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.mail.javamail.JavaMailSenderImpl;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The acknowledgement reply to an accepted mail, sent through the configured SMTP relay after the SMTP answer (a slow
+ * or absent relay never delays or fails intake): the order id, what was understood, and the link to the order page.
+ * It waits (bounded by {@code replyWait}) for the Extract order node to read the lines, so it can list them. The reply
+ * threads under the mail ({@code In-Reply-To}, {@code References}) and says it is automatic ({@code Auto-Submitted}),
+ * so an auto-responder does not answer it back.
+ */
+@Component
+public class Acknowledgements {
+
+    private static final Logger log = LoggerFactory.getLogger(Acknowledgements.class);
+    private static final Duration POLL = Duration.ofMillis(250);
+    private static final Set<String> BEFORE_EXTRACTION = Set.of("queued", "running");
+
+    private final IntakeProperties settings;
+    private final ProcessorClient processor;
+    private final JavaMailSenderImpl relay;
+
+    public Acknowledgements(IntakeProperties settings, ProcessorClient processor) {
+        this.settings = settings;
+        this.processor = processor;
+        this.relay = new JavaMailSenderImpl();
+        relay.setHost(settings.relayHost());
+        relay.setPort(settings.relayPort());
+        relay.setDefaultEncoding(StandardCharsets.UTF_8.name());
+        Properties props = new Properties();
+        props.put("mail.smtp.connectiontimeout", "10000");
+        props.put("mail.smtp.timeout", "10000");
+        props.put("mail.smtp.writetimeout", "10000");
+        relay.setJavaMailProperties(props);
+    }
+
+    /** Sends the reply in the background. */
+    void send(InboundMail mail, String mailbox, String orderId, FlowVersion flow, Optional<Customer> customer) {
+        understood(orderId)
+                .map(state -> text(mail, mailbox, orderId, flow, customer, state))
+                .flatMap(text -> Mono.fromRunnable(() -> deliver(mail, mailbox, orderId, text))
+                        .subscribeOn(Schedulers.boundedElastic()))
+                .subscribe(null, error -> log.warn("Could not send the acknowledgement of order {} to {}: {}",
+                        orderId, mail.sender(), error.toString()));
+    }
+
+    /** The order's live state once its lines are read, or an empty state when that takes longer than replyWait. */
+    private Mono<JsonNode> understood(String orderId) {
+        return Mono.defer(() -> processor.get(uri -> uri.path("/internal/orders/{id}").build(orderId)))
+                .map(response -> response.getStatusCode().is2xxSuccessful() && response.getBody() != null
+                        ? Json.MAPPER.readTree(response.getBody()) : Json.object())
+                .onErrorResume(e -> Mono.just(Json.object()))
+                .filter(Acknowledgements::extracted)
+                .repeatWhenEmpty(attempts -> attempts.delayElements(POLL))
+                .timeout(settings.replyWait(), Mono.just(Json.object()));
+    }
+
+    private static boolean extracted(JsonNode state) {
+        JsonNode lines = state.path("order").path("lines");
+        String status = state.path("status").asString("queued");
+        return (lines.isArray() && !lines.isEmpty()) || !BEFORE_EXTRACTION.contains(status);
+    }
+
+    private String text(InboundMail mail, String mailbox, String orderId, FlowVersion flow,
+                        Optional<Customer> customer, JsonNode state) {
+        String flowName = flow.graph().name() != null ? flow.graph().name() : flow.flowId();
+        StringBuilder text = new StringBuilder();
+        text.append("Hello ").append(customer.map(Customer::name).orElse(mail.sender())).append(",\n\n");
+        text.append("your mail to ").append(mailbox).append(" started order ").append(orderId)
+                .append(" (").append(flowName).append(").\n\n");
+        text.append("What we understood:\n");
+        text.append("  Customer: ").append(customer.map(c -> c.name() + " (" + c.id() + ")")
+                .orElse(mail.sender())).append('\n');
+        text.append("  Read from: ").append(String.join(", ", mail.readFrom())).append('\n');
+        if (mail.truncated()) {
+            text.append("  Only the first ").append(MailReader.MAX_DOCUMENT_CHARS)
+                    .append(" characters were read.\n");
+        }
+        JsonNode lines = state.path("order").path("lines");
+        if (lines.isArray() && !lines.isEmpty()) {
+            text.append("  Order lines:\n");
+            for (JsonNode line : lines) {
+                text.append("    ").append(line.path("qty").asInt(1)).append(" x ").append(line.path("sku").asString());
+                if (line.hasNonNull("name")) {
+                    text.append(' ').append(line.get("name").asString());
+                }
+                if (line.path("unitPrice").isNumber()) {
+                    text.append(" @ ").append(line.get("unitPrice").decimalValue()
+                                    .setScale(2, java.math.RoundingMode.HALF_UP).toPlainString())
+                            .append(' ').append(state.path("order").path("currency").asString("USD"));
+                }
+                text.append('\n');
+            }
+        } else if (state.has("status")) {
+            text.append("  No order lines were found in your mail. Write one per line, such as \"3 x WIDGET-1\".\n");
+        } else {
+            text.append("  The order lines are still being read; the order page shows them.\n");
+        }
+        text.append("\nFollow the order: ").append(orderPage(orderId)).append("\n\n");
+        text.append("This is an automatic reply to your message ").append(mail.messageId() == null ? ""
+                : mail.messageId()).append(".\n");
+        return text.toString();
+    }
+
+    private String orderPage(String orderId) {
+        return settings.publicBaseUrl() + "/orders/" + orderId;
+    }
+
+    private void deliver(InboundMail mail, String mailbox, String orderId, String text) {
+        try {
+            MimeMessage reply = relay.createMimeMessage();
+            reply.setFrom(new InternetAddress(settings.from()));
+            reply.setRecipients(MimeMessage.RecipientType.TO, InternetAddress.parse(mail.sender()));
+            String subject = mail.subject().isBlank() ? "Your order" : mail.subject();
+            reply.setSubject((subject.regionMatches(true, 0, "Re:", 0, 3) ? subject : "Re: " + subject)
+                    + " [order " + orderId + "]", StandardCharsets.UTF_8.name());
+            if (mail.messageId() != null) {
+                reply.setHeader("In-Reply-To", mail.messageId());
+                reply.setHeader("References", mail.references() == null ? mail.messageId()
+                        : mail.references().strip() + " " + mail.messageId());
+            }
+            reply.setHeader("Auto-Submitted", "auto-replied");
+            reply.setHeader("X-Orderflow-Order-Id", orderId);
+            reply.setText(text, StandardCharsets.UTF_8.name());
+            relay.send(reply);
+            log.info("Acknowledged order {} to {} (mail to {})", orderId, mail.sender(), mailbox);
+        } catch (MessagingException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.orderflow.gateway.intake;
+
+import io.orderflow.gateway.kafka.KafkaSettings;
+import io.orderflow.kafka.TopicReader;
+import io.orderflow.schemas.customers.Customer;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.topics.Topics;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * The gateway's view of the compacted {@code customers} topic (key: customer id), read from the beginning as
+ * {@code flows} is. Once caught up it seeds the mock customers ({@code customers.json} beside this class) that the
+ * topic does not have yet, so seeding is idempotent and never overwrites a customer someone changed.
+ */
+@Component
+public class CustomerDirectory implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(CustomerDirectory.class);
+    private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(10);
+
+    private final Map<String, Customer> customers = new ConcurrentHashMap<>();
+    private final KafkaSettings kafka;
+    private volatile TopicReader<String, Customer> reader;
+    /** Caught up with the topic and the missing mock customers written: only then is "not a customer" an answer. */
+    private volatile CompletableFuture<Void> ready;
+    private volatile boolean running;
+
+    public CustomerDirectory(KafkaSettings kafka) {
+        this.kafka = kafka;
+    }
+
+    /** The mock customers every system starts with. */
+    public static List<Customer> seeded() {
+        try (InputStream in = CustomerDirectory.class.getResourceAsStream("customers.json")) {
+            return Arrays.asList(Json.MAPPER.readValue(in, Customer[].class));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The customer a sender belongs to: the one with this address, else the one whose company domain it is.
+     *
+     * @throws IntakeRefusal (temporary) while the directory is still loading
+     */
+    Optional<Customer> forSender(String address) throws IntakeRefusal {
+        awaitLoaded();
+        String domain = Addresses.domain(address);
+        return customers.values().stream().filter(c -> c.emails().contains(address)).findFirst()
+                .or(() -> customers.values().stream().filter(c -> c.domains().contains(domain)).findFirst());
+    }
+
+    private void awaitLoaded() throws IntakeRefusal {
+        try {
+            ready.get(LOAD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            throw IntakeRefusal.tryLater("The customer directory is still loading");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw IntakeRefusal.tryLater("The service is stopping");
+        }
+    }
+
+    private void apply(ConsumerRecord<String, Customer> record) {
+        if (record.value() == null) {
+            customers.remove(record.key());
+        } else {
+            customers.put(record.key(), normalized(record.value()));
+        }
+    }
+
+    private static Customer normalized(Customer customer) {
+        return new Customer(customer.id(), customer.name(),
+                customer.emails().stream().map(Addresses::normalize).toList(),
+                customer.domains().stream().map(d -> Addresses.normalize(d.startsWith("@") ? d.substring(1) : d))
+                        .toList());
+    }
+
+    private void seedMissing() {
+        List<Customer> missing = seeded().stream().filter(c -> !customers.containsKey(c.id())).toList();
+        if (missing.isEmpty()) {
+            return;
+        }
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        try (var producer = new KafkaProducer<>(props, Topics.CUSTOMERS.keySerde().serializer(),
+                Topics.CUSTOMERS.valueSerde().serializer())) {
+            for (Customer customer : missing) {
+                producer.send(new ProducerRecord<>(Topics.CUSTOMERS.name(), customer.id(), customer)).get();
+                customers.putIfAbsent(customer.id(), normalized(customer));
+            }
+            log.info("Seeded customers {}", missing.stream().map(Customer::id).toList());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | RuntimeException e) {
+            log.warn("Could not seed the customer directory", e);
+        }
+    }
+
+    @Override
+    public void start() {
+        // A new reader per start: a lifecycle may be stopped and started again (a paused test context is).
+        reader = new TopicReader<>(kafka.bootstrapServers(), Topics.CUSTOMERS, TopicReader.From.BEGINNING,
+                this::apply);
+        reader.start();
+        ready = reader.caughtUp().thenRunAsync(this::seedMissing);
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        reader.close();
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Before the SMTP listener opens its port. */
+    @Override
+    public int getPhase() {
+        return 0;
+    }
+}

@@ -1,0 +1,197 @@
+package io.orderflow.gateway.intake;
+
+import io.orderflow.gateway.GatewayProperties;
+import io.orderflow.gateway.api.ApiException;
+import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.flows.FlowCatalog;
+import io.orderflow.gateway.orders.OrderIds;
+import io.orderflow.gateway.orders.StartRequest;
+import io.orderflow.gateway.validation.RequestSchema;
+import io.orderflow.gateway.validation.RequestValidator;
+import io.orderflow.schemas.commands.Caller;
+import io.orderflow.schemas.commands.CommandReply;
+import io.orderflow.schemas.commands.OrderCommand.StartOrder;
+import io.orderflow.schemas.commands.OrderSource;
+import io.orderflow.schemas.customers.Customer;
+import io.orderflow.schemas.flows.FlowVersion;
+import io.orderflow.schemas.json.Json;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Turns an accepted mail into the ordinary start command, exactly as {@code POST /api/v1/orders} with an
+ * {@code Idempotency-Key} would: the mailbox names the flow, the sender names the customer, the mail's text is
+ * {@code input.documentText}, and the Message-ID is the idempotency key, so a re-delivered mail replays the order it
+ * started instead of starting another. Everything that stops a mail is an {@link IntakeRefusal}, before any command.
+ */
+@Component
+public class MailIntake {
+
+    private static final Logger log = LoggerFactory.getLogger(MailIntake.class);
+
+    /** The answer to an accepted mail. */
+    record Accepted(String orderId, boolean replayed, String flowId) {
+    }
+
+    private final IntakeProperties settings;
+    private final Map<String, String> mailboxes;
+    private final Allowlist allowlist;
+    private final CustomerDirectory customers;
+    private final FlowCatalog flows;
+    private final RequestValidator validator;
+    private final CommandBus commands;
+    private final Acknowledgements acknowledgements;
+    private final Duration commandTimeout;
+
+    public MailIntake(IntakeProperties settings, GatewayProperties gateway, CustomerDirectory customers,
+                      FlowCatalog flows, RequestValidator validator, CommandBus commands,
+                      Acknowledgements acknowledgements) {
+        this.settings = settings;
+        this.mailboxes = settings.mailboxMap();
+        this.allowlist = Allowlist.parse(settings.allowlist());
+        this.customers = customers;
+        this.flows = flows;
+        this.validator = validator;
+        this.commands = commands;
+        this.acknowledgements = acknowledgements;
+        this.commandTimeout = gateway.replyTimeout().plusSeconds(5);
+    }
+
+    /** The flow a recipient's mail starts an order on, or a 550 for a mailbox intake does not have. */
+    String flowFor(String recipient) throws IntakeRefusal {
+        String flowId = mailboxes.get(Addresses.localPart(Addresses.normalize(recipient)));
+        if (flowId == null) {
+            throw IntakeRefusal.unknownMailbox(Addresses.normalize(recipient), mailboxes.keySet());
+        }
+        return flowId;
+    }
+
+    /**
+     * Takes one mail sent to {@code recipient} (a mailbox {@link #flowFor} accepted).
+     *
+     * @param replyAllowed false for a bounce (empty envelope sender), which is never answered
+     */
+    Accepted accept(String recipient, byte[] raw, boolean replyAllowed) throws IntakeRefusal {
+        String mailbox = Addresses.normalize(recipient);
+        String flowId = flowFor(mailbox);
+        InboundMail mail = MailReader.read(raw);
+        String sender = mail.sender();
+        if (settings.requireAuth()) {
+            var verdict = SenderAuthentication.check(mail.authenticationResults(), settings.trustedAuthservId(),
+                    Addresses.domain(sender));
+            if (!verdict.passed()) {
+                throw IntakeRefusal.authenticationFailed(sender, verdict.reason());
+            }
+        }
+        Optional<Customer> customer = customers.forSender(sender);
+        if (customer.isEmpty() && !allowlist.allows(sender)) {
+            throw IntakeRefusal.notAllowed(sender);
+        }
+        if (mail.documentText().isBlank()) {
+            throw IntakeRefusal.unreadable("No order text found: write the order lines in the mail, one per line "
+                    + "such as \"3 x WIDGET-1\", or attach them as a text or PDF file");
+        }
+        FlowVersion flow = block(flows.resolve(flowId, null));
+        ObjectNode body = startBody(flowId, flow, mail, mailbox, customer.map(Customer::id).orElse(sender));
+        StartRequest request;
+        try {
+            request = StartRequest.of(validator.validate(RequestSchema.START_ORDER, Json.write(body)));
+        } catch (ApiException e) {
+            String issues = e.body().issues() == null ? e.getMessage() : e.body().issues().stream()
+                    .map(i -> i.path() + " " + i.message()).collect(Collectors.joining("; "));
+            throw IntakeRefusal.unreadable("The mail could not be turned into a valid order: " + issues);
+        }
+        String key = idempotencyKey(mail);
+        String orderId = OrderIds.fromIdempotencyKey(key);
+        StartOrder api = request.command(orderId, flow, true);
+        StartOrder command = new StartOrder(orderId, flow, api.input(), api.vars(), api.fingerprint(), true,
+                OrderSource.mail(sender, mailbox));
+        CommandReply reply = block(commands.send(command, new Caller("mail", "mail:" + sender, "operator")));
+        return switch (reply.status()) {
+            case 201 -> {
+                log.info("Mail {} from {} to {} started order {}", mail.messageId(), sender, mailbox, orderId);
+                if (settings.reply() && replyAllowed && !mail.automatic()) {
+                    acknowledgements.send(mail, mailbox, orderId, flow, customer);
+                }
+                yield new Accepted(orderId, false, flowId);
+            }
+            case 200 -> new Accepted(orderId, true, flowId);
+            case 422 -> throw IntakeRefusal.unreadable("Message-ID " + mail.messageId()
+                    + " was already used by a different mail; nothing was started");
+            default -> {
+                String error = reply.body() != null && reply.body().has("error")
+                        ? reply.body().get("error").asString() : "status " + reply.status();
+                if (reply.status() >= 500) {
+                    throw IntakeRefusal.tryLater("The order could not be started (" + error + ")");
+                }
+                throw IntakeRefusal.unreadable("The order could not be started: " + error);
+            }
+        };
+    }
+
+    /** {@code {flowId, input: {type, customerId, documentText, meta}}}: what a REST client would have sent. */
+    private static ObjectNode startBody(String flowId, FlowVersion flow, InboundMail mail, String mailbox,
+                                        String customerId) {
+        ObjectNode body = Json.object();
+        body.put("flowId", flowId);
+        ObjectNode input = body.putObject("input");
+        input.put("type", flow.graph().orderType() == null ? null : flow.graph().orderType().wire());
+        input.put("customerId", customerId);
+        input.put("documentText", mail.documentText());
+        ObjectNode meta = input.putObject("meta");
+        meta.put("source", "email");
+        meta.put("mailbox", mailbox);
+        meta.put("from", mail.sender());
+        meta.put("subject", mail.subject());
+        if (mail.messageId() != null) {
+            meta.put("messageId", mail.messageId());
+        }
+        return body;
+    }
+
+    /**
+     * {@code mail:<Message-ID>}; a Message-ID too long for a key is hashed. A mail without one (rare: relays add it)
+     * is keyed by what was read from it, so a re-delivery of the same mail still replays.
+     */
+    static String idempotencyKey(InboundMail mail) {
+        String id = mail.messageId();
+        if (id == null || id.isBlank()) {
+            return "mail-content:" + sha256(mail.sender() + "\n" + mail.subject() + "\n" + mail.documentText());
+        }
+        String key = "mail:" + id.strip();
+        return key.length() <= 255 ? key : "mail-sha256:" + sha256(id.strip());
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits on the SMTP session's own thread; an unavailable processor or flow is a temporary refusal. */
+    private <T> T block(reactor.core.publisher.Mono<T> mono) throws IntakeRefusal {
+        try {
+            return mono.block(commandTimeout);
+        } catch (ApiException e) {
+            log.warn("Mail intake could not start an order: {}", e.getMessage());
+            throw IntakeRefusal.tryLater(e.getMessage());
+        } catch (IllegalStateException e) {
+            throw IntakeRefusal.tryLater("The order service did not answer in time");
+        }
+    }
+
+    /** Mailbox names for the log at start. */
+    String describeMailboxes() {
+        return mailboxes.entrySet().stream().map(e -> e.getKey() + "@ → " + e.getValue())
+                .collect(Collectors.joining(", "));
+    }
+}

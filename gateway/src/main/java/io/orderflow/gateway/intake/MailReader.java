@@ -1,0 +1,166 @@
+package io.orderflow.gateway.intake;
+
+import jakarta.mail.Address;
+import jakarta.mail.BodyPart;
+import jakarta.mail.MessagingException;
+import jakarta.mail.Multipart;
+import jakarta.mail.Part;
+import jakarta.mail.Session;
+import jakarta.mail.internet.ContentType;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.text.PDFTextStripper;
+
+/**
+ * Parses a raw mail (RFC 5322, MIME) into an {@link InboundMail}: the sender, the Message-ID, and the text to read an
+ * order from, which is the text body (plain text, else HTML without its tags) followed by the text of every
+ * {@code text/*} and PDF attachment, cut at {@value #MAX_DOCUMENT_CHARS} characters (the limit of
+ * {@code input.documentText}).
+ */
+final class MailReader {
+
+    static final int MAX_DOCUMENT_CHARS = 50_000;
+
+    private static final Session SESSION = Session.getInstance(new Properties());
+
+    private MailReader() {
+    }
+
+    static InboundMail read(byte[] raw) throws IntakeRefusal {
+        try {
+            MimeMessage message = new MimeMessage(SESSION, new ByteArrayInputStream(raw));
+            Address[] from = message.getFrom();
+            if (from == null || from.length != 1 || !(from[0] instanceof InternetAddress sender)
+                    || sender.getAddress() == null || !sender.getAddress().contains("@")) {
+                throw IntakeRefusal.unreadable("The mail needs exactly one From address");
+            }
+            Texts texts = new Texts();
+            collect(message, texts, true);
+            String text = texts.joined();
+            boolean truncated = text.length() > MAX_DOCUMENT_CHARS;
+            if (truncated) {
+                text = cut(text);
+            }
+            return new InboundMail(Addresses.normalize(sender.getAddress()), message.getMessageID(),
+                    message.getSubject() == null ? "" : message.getSubject(), message.getHeader("References", " "),
+                    headers(message, "Authentication-Results"), text, List.copyOf(texts.sources), truncated,
+                    automatic(message));
+        } catch (MessagingException | IOException e) {
+            throw IntakeRefusal.unreadable("The mail could not be read: " + e.getMessage());
+        }
+    }
+
+    /** The text parts in order: the body first, then the attachments. */
+    private static final class Texts {
+        private final StringBuilder body = new StringBuilder();
+        private final StringBuilder attachments = new StringBuilder();
+        private final List<String> sources = new ArrayList<>();
+        private String html;
+
+        String joined() {
+            String main = body.isEmpty() && html != null ? html : body.toString();
+            if (!main.isBlank() && !sources.contains("the mail text")) {
+                sources.addFirst("the mail text");
+            }
+            String all = main.isBlank() ? attachments.toString() : main + "\n\n" + attachments;
+            return all.strip();
+        }
+    }
+
+    private static void collect(Part part, Texts texts, boolean top) throws MessagingException, IOException {
+        if (part.isMimeType("multipart/*") && part.getContent() instanceof Multipart multipart) {
+            for (int i = 0; i < multipart.getCount(); i++) {
+                BodyPart child = multipart.getBodyPart(i);
+                collect(child, texts, false);
+            }
+            return;
+        }
+        String fileName = part.getFileName();
+        boolean attachment = !top && (Part.ATTACHMENT.equalsIgnoreCase(part.getDisposition()) || fileName != null);
+        if (part.isMimeType("application/pdf")
+                || (fileName != null && fileName.toLowerCase(Locale.ROOT).endsWith(".pdf"))) {
+            try (InputStream in = part.getInputStream()) {
+                append(texts.attachments, pdfText(in.readAllBytes()));
+            }
+            texts.sources.add(fileName == null ? "a PDF attachment" : fileName);
+        } else if (attachment && part.isMimeType("text/*")) {
+            append(texts.attachments, text(part));
+            texts.sources.add(fileName == null ? "a text attachment" : fileName);
+        } else if (part.isMimeType("text/plain")) {
+            append(texts.body, text(part));
+        } else if (part.isMimeType("text/html") && texts.html == null) {
+            texts.html = htmlText(text(part)).replace("\r\n", "\n");
+        }
+    }
+
+    /** A text part in its charset; Jakarta Mail decodes only some text types itself ({@code text/csv} it does not). */
+    private static String text(Part part) throws MessagingException, IOException {
+        if (part.getContent() instanceof String decoded) {
+            return decoded;
+        }
+        String charset = new ContentType(part.getContentType()).getParameter("charset");
+        try (InputStream in = part.getInputStream()) {
+            return new String(in.readAllBytes(), charset == null ? StandardCharsets.UTF_8 : Charset.forName(charset));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("Unknown charset " + charset, e);
+        }
+    }
+
+    private static String pdfText(byte[] pdf) throws IOException {
+        try (PDDocument document = Loader.loadPDF(pdf)) {
+            return new PDFTextStripper().getText(document);
+        }
+    }
+
+    /** HTML as text: block ends become line ends, tags go, the common entities are decoded. */
+    private static String htmlText(String html) {
+        return html.replaceAll("(?is)<(script|style)[^>]*>.*?</\\1>", "")
+                .replaceAll("(?i)<br\\s*/?>|</(p|div|li|tr|h[1-6])>", "\n")
+                .replaceAll("<[^>]+>", "")
+                .replace("&nbsp;", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
+                .replace("&#39;", "'").replace("&amp;", "&");
+    }
+
+    private static void append(StringBuilder into, String text) {
+        if (text == null || text.isBlank()) {
+            return;
+        }
+        if (!into.isEmpty()) {
+            into.append("\n\n");
+        }
+        into.append(text.replace("\r\n", "\n").replace('\r', '\n').strip());
+    }
+
+    /** At most {@value #MAX_DOCUMENT_CHARS} characters, ending at a line end where there is one, so no line is half read. */
+    private static String cut(String text) {
+        String head = text.substring(0, MAX_DOCUMENT_CHARS);
+        if (Character.isHighSurrogate(head.charAt(head.length() - 1))) {
+            head = head.substring(0, head.length() - 1);
+        }
+        int lineEnd = head.lastIndexOf('\n');
+        return lineEnd > 0 ? head.substring(0, lineEnd) : head;
+    }
+
+    private static List<String> headers(MimeMessage message, String name) throws MessagingException {
+        String[] values = message.getHeader(name);
+        return values == null ? List.of() : List.of(values);
+    }
+
+    private static boolean automatic(MimeMessage message) throws MessagingException {
+        String autoSubmitted = message.getHeader("Auto-Submitted", ",");
+        String precedence = message.getHeader("Precedence", ",");
+        return (autoSubmitted != null && !autoSubmitted.strip().equalsIgnoreCase("no"))
+                || (precedence != null && precedence.toLowerCase(Locale.ROOT).matches(".*(bulk|list|junk).*"));
+    }
+}

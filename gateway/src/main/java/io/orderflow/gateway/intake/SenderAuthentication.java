@@ -1,0 +1,109 @@
+package io.orderflow.gateway.intake;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads the {@code Authentication-Results} headers (RFC 8601) that the trusted relay added, and decides whether the
+ * sender in {@code From} is authentic: DMARC passed for the From domain, or SPF and DKIM both passed for domains
+ * aligned with it. Headers from any other authserv-id are ignored: anybody can write one into a mail, and the trusted
+ * relay removes copies of its own id that arrive from outside (RFC 8601, section 5).
+ */
+final class SenderAuthentication {
+
+    /** The outcome, with the reason a person can act on when it failed. */
+    record Verdict(boolean passed, String reason) {
+    }
+
+    /** One {@code method=result} of a header, with its properties ({@code header.from}, {@code smtp.mailfrom}, ...). */
+    record Result(String method, String result, Map<String, String> properties) {
+
+        String property(String name) {
+            return properties.get(name);
+        }
+    }
+
+    private SenderAuthentication() {
+    }
+
+    static Verdict check(List<String> headers, String trustedAuthservId, String fromDomain) {
+        List<Result> results = new ArrayList<>();
+        for (String header : headers) {
+            results.addAll(parse(header, trustedAuthservId));
+        }
+        if (results.isEmpty()) {
+            return new Verdict(false, "the mail has no Authentication-Results from " + trustedAuthservId);
+        }
+        boolean dmarc = results.stream().anyMatch(r -> r.method().equals("dmarc") && r.result().equals("pass")
+                && (r.property("header.from") == null || r.property("header.from").equalsIgnoreCase(fromDomain)));
+        if (dmarc) {
+            return new Verdict(true, "dmarc=pass");
+        }
+        boolean spf = results.stream().anyMatch(r -> r.method().equals("spf") && r.result().equals("pass")
+                && Addresses.aligned(domainOf(r.property("smtp.mailfrom")), fromDomain));
+        boolean dkim = results.stream().anyMatch(r -> r.method().equals("dkim") && r.result().equals("pass")
+                && Addresses.aligned(r.property("header.d") != null ? r.property("header.d")
+                : domainOf(r.property("header.i")), fromDomain));
+        if (spf && dkim) {
+            return new Verdict(true, "spf=pass, dkim=pass, aligned with " + fromDomain);
+        }
+        return new Verdict(false, "DMARC did not pass, and SPF and DKIM did not both pass aligned with " + fromDomain
+                + " (" + summary(results) + ")");
+    }
+
+    /** The results of one header, or none when it is not from {@code trustedAuthservId}. */
+    static List<Result> parse(String header, String trustedAuthservId) {
+        String text = header.replaceAll("\\([^)]*\\)", " ").replaceAll("\\s+", " ").strip();
+        String[] parts = text.split(";");
+        String[] id = parts[0].strip().split(" ");
+        if (id.length == 0 || !id[0].equalsIgnoreCase(trustedAuthservId)) {
+            return List.of();
+        }
+        List<Result> results = new ArrayList<>();
+        for (int i = 1; i < parts.length; i++) {
+            String[] tokens = parts[i].strip().split(" ");
+            int eq = tokens[0].indexOf('=');
+            if (eq <= 0) {
+                continue; // "none", or a malformed entry
+            }
+            String method = tokens[0].substring(0, eq).replaceAll("/.*", "").toLowerCase(Locale.ROOT);
+            String result = tokens[0].substring(eq + 1).toLowerCase(Locale.ROOT);
+            Map<String, String> properties = new TreeMap<>();
+            for (int t = 1; t < tokens.length; t++) {
+                int at = tokens[t].indexOf('=');
+                if (at > 0) {
+                    properties.put(tokens[t].substring(0, at).toLowerCase(Locale.ROOT),
+                            unquote(tokens[t].substring(at + 1)));
+                }
+            }
+            results.add(new Result(method, result, properties));
+        }
+        return results;
+    }
+
+    private static String summary(List<Result> results) {
+        List<String> seen = new ArrayList<>();
+        for (String method : List.of("spf", "dkim", "dmarc")) {
+            String result = results.stream().filter(r -> r.method().equals(method)).map(Result::result)
+                    .reduce((a, b) -> a + "," + b).orElse("none");
+            seen.add(method + "=" + result);
+        }
+        return String.join(", ", seen);
+    }
+
+    private static String domainOf(String value) {
+        if (value == null) {
+            return null;
+        }
+        String plain = Addresses.normalize(value);
+        return plain.contains("@") ? Addresses.domain(plain) : plain;
+    }
+
+    private static String unquote(String value) {
+        return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
+                ? value.substring(1, value.length() - 1) : value;
+    }
+}

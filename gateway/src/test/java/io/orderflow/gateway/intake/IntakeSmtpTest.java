@@ -1,0 +1,410 @@
+package io.orderflow.gateway.intake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.GreenMailUtil;
+import com.icegreen.greenmail.util.ServerSetupTest;
+import io.orderflow.gateway.GatewayApplication;
+import io.orderflow.gateway.orders.OrderIds;
+import io.orderflow.gateway.testing.TestFlows;
+import io.orderflow.kafka.testing.TestKafka;
+import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.OrderSource;
+import io.orderflow.schemas.model.OrderType;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.MimeMessage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.font.PDType1Font;
+import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Email intake over real SMTP: a Jakarta Mail client (or a hand-typed SMTP dialogue) sends to the gateway's listener,
+ * the gateway sends start commands on the real broker, and its acknowledgement replies go through a real SMTP relay
+ * (GreenMail). What is asserted is what a sender or an operator would see: the SMTP answer, the order that was
+ * started (flow, customer, text, origin), and the reply in the sender's mailbox.
+ */
+@SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"spring.config.name=gateway", "orderflow.gateway.reply-timeout=5s",
+                "orderflow.intake.smtp-port=0",
+                "orderflow.intake.allowlist=partner@outside.example, @friends.example",
+                "orderflow.intake.max-message-bytes=20000",
+                "orderflow.intake.public-base-url=https://orders.example.com/",
+                "orderflow.intake.from=orders@orderflow.example"})
+class IntakeSmtpTest {
+
+    static final String BOOTSTRAP = TestKafka.bootstrapServers();
+    static final MailProcessorFake PROCESSOR;
+    static final GreenMail RELAY = new GreenMail(ServerSetupTest.SMTP.dynamicPort());
+    static final String DMARC_PASS = "mx.orderflow.local; dmarc=pass header.from=";
+
+    static {
+        // b2b_order exactly as the gateway's other integration tests publish it, so the shared topic does not change
+        TestFlows.publish(BOOTSTRAP,
+                TestFlows.flow("b2b_order", OrderType.B2B_ORDER, 2, 3_000, 5),
+                TestFlows.flow("purchase_request", OrderType.PURCHASE_REQUEST, 1, 500, 3));
+        PROCESSOR = new MailProcessorFake(BOOTSTRAP);
+        RELAY.start();
+    }
+
+    @DynamicPropertySource
+    static void settings(DynamicPropertyRegistry registry) {
+        registry.add("orderflow.kafka.bootstrap-servers", () -> BOOTSTRAP);
+        registry.add("orderflow.gateway.processor-url", PROCESSOR::queryUrl);
+        registry.add("orderflow.intake.relay-host", () -> RELAY.getSmtp().getBindTo());
+        registry.add("orderflow.intake.relay-port", () -> RELAY.getSmtp().getPort());
+    }
+
+    @AfterAll
+    static void stopRelay() {
+        RELAY.stop();
+    }
+
+    @Autowired
+    SmtpListener listener;
+
+    @ParameterizedTest(name = "{0}@ starts a {1}")
+    @CsvSource({"orders, b2b_order", "sales, b2b_order", "purchasing, purchase_request", "ORDERS, b2b_order"})
+    void each_default_mailbox_starts_an_order_on_its_flow(String mailbox, String flowId) {
+        String messageId = messageId();
+        SmtpClient.Answer answer = send(mailbox + "@orderflow.example",
+                mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "3 x WIDGET-1 Blue widget\n"));
+
+        assertThat(answer.code()).isEqualTo(250);
+        assertThat(answer.text()).contains("Accepted: order " + orderIdOf(messageId));
+        OrderCommand.StartOrder start = started(messageId);
+        assertThat(start.flow().flowId()).isEqualTo(flowId);
+        assertThat(start.input().get("type").asString()).isEqualTo(flowId);
+        assertThat(start.input().get("documentText").asString()).isEqualTo("3 x WIDGET-1 Blue widget");
+        assertThat(start.source()).isEqualTo(
+                OrderSource.mail("buyer@acme.example", mailbox.toLowerCase() + "@orderflow.example"));
+    }
+
+    @Test
+    void a_mailbox_intake_does_not_have_is_refused_at_rcpt_with_550_and_the_mailboxes_it_has() {
+        String messageId = messageId();
+        SmtpClient.Answer answer = send("nobody@orderflow.example",
+                mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "3 x WIDGET-1\n"));
+
+        assertThat(answer.code()).isEqualTo(550);
+        assertThat(answer.text()).contains("5.1.1 No such mailbox: nobody@orderflow.example")
+                .contains("orders@, sales@, purchasing@");
+        assertNothingStarted(messageId);
+    }
+
+    @Test
+    void a_mail_names_one_intake_mailbox_and_a_second_one_is_deferred_for_its_own_delivery() {
+        List<String> answers = SmtpClient.dialogue(port(), "HELO relay.test", "MAIL FROM:<buyer@acme.example>",
+                "RCPT TO:<orders@orderflow.example>", "RCPT TO:<Orders@orderflow.example>",
+                "RCPT TO:<purchasing@orderflow.example>", "QUIT");
+
+        assertThat(answers.get(2)).startsWith("250");
+        assertThat(answers.get(3)).startsWith("250");
+        assertThat(answers.get(4)).isEqualTo("452 4.5.3 One intake mailbox per mail; orders@orderflow.example takes "
+                + "this one, send to purchasing@orderflow.example separately");
+    }
+
+    @Test
+    void an_automatic_mail_starts_its_order_but_gets_no_reply() {
+        String messageId = messageId();
+        String raw = mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "3 x WIDGET-1\n")
+                .replace("Subject: PO 4711", "Auto-Submitted: auto-generated\r\nSubject: PO 4711");
+
+        assertThat(send("orders@orderflow.example", raw).code()).isEqualTo(250);
+
+        assertThat(started(messageId).input().get("customerId").asString()).isEqualTo("acme_gmbh");
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+                .until(() -> repliesTo(messageId).isEmpty());
+    }
+
+    @Test
+    void the_customer_is_found_by_their_own_address_or_by_their_company_domain() {
+        String own = messageId();
+        String company = messageId();
+        send("orders@orderflow.example", mail("Sam.Rivera@example.com", own, DMARC_PASS + "example.com", "1 x GADGET-1\n"));
+        send("orders@orderflow.example", mail("anyone@acme.example", company, DMARC_PASS + "acme.example", "1 x GADGET-1\n"));
+
+        assertThat(started(own).input().get("customerId").asString()).isEqualTo("cus_42");
+        assertThat(started(own).source().from()).isEqualTo("sam.rivera@example.com");
+        assertThat(started(company).input().get("customerId").asString()).isEqualTo("acme_gmbh");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            DMARC pass                          | mx.orderflow.local; dmarc=pass header.from=acme.example                                                   | 250 |
+            SPF and DKIM pass, aligned          | mx.orderflow.local; spf=pass smtp.mailfrom=buyer@acme.example; dkim=pass header.d=acme.example              | 250 |
+            SPF and DKIM pass for a subdomain   | mx.orderflow.local (relay); spf=pass smtp.mailfrom=bounces.acme.example; dkim=pass header.i=@mail.acme.example | 250 |
+            SPF pass, DKIM fail                 | mx.orderflow.local; spf=pass smtp.mailfrom=buyer@acme.example; dkim=fail header.d=acme.example              | 550 | SPF and DKIM did not both pass aligned with acme.example (spf=pass, dkim=fail, dmarc=none)
+            SPF and DKIM pass, not aligned      | mx.orderflow.local; spf=pass smtp.mailfrom=mailer.example; dkim=pass header.d=mailer.example                | 550 | did not both pass aligned with acme.example
+            DMARC fail                          | mx.orderflow.local; dmarc=fail header.from=acme.example                                                   | 550 | dmarc=fail
+            DMARC pass for another domain       | mx.orderflow.local; dmarc=pass header.from=mailer.example                                                 | 550 | DMARC did not pass
+            DMARC pass from an untrusted relay  | mx.evil.example; dmarc=pass header.from=acme.example                                                      | 550 | the mail has no Authentication-Results from mx.orderflow.local
+            no Authentication-Results           |                                                                                                           | 550 | the mail has no Authentication-Results from mx.orderflow.local
+            """)
+    void only_mail_the_trusted_relay_authenticated_starts_an_order(String name, String results, int code,
+                                                                    String reason) {
+        String messageId = messageId();
+        SmtpClient.Answer answer = send("orders@orderflow.example",
+                mail("buyer@acme.example", messageId, results, "3 x WIDGET-1\n"));
+
+        assertThat(answer.code()).as(name).isEqualTo(code);
+        if (code == 250) {
+            assertThat(started(messageId).input().get("customerId").asString()).isEqualTo("acme_gmbh");
+        } else {
+            assertThat(answer.text()).contains("5.7.1 Sender authentication failed for buyer@acme.example: ")
+                    .contains(reason);
+            assertNothingStarted(messageId);
+        }
+    }
+
+    @Test
+    void the_allowlist_lets_in_a_listed_address_and_anyone_at_a_listed_domain_and_nobody_else() {
+        String address = messageId();
+        String domain = messageId();
+        String stranger = messageId();
+
+        SmtpClient.Answer byAddress = send("orders@orderflow.example",
+                mail("partner@outside.example", address, DMARC_PASS + "outside.example", "2 x WIDGET-2\n"));
+        SmtpClient.Answer byDomain = send("orders@orderflow.example",
+                mail("someone@friends.example", domain, DMARC_PASS + "friends.example", "2 x WIDGET-2\n"));
+        SmtpClient.Answer refused = send("orders@orderflow.example",
+                mail("stranger@outside.example", stranger, DMARC_PASS + "outside.example", "2 x WIDGET-2\n"));
+
+        assertThat(byAddress.code()).isEqualTo(250);
+        assertThat(started(address).input().get("customerId").asString()).isEqualTo("partner@outside.example");
+        assertThat(byDomain.code()).isEqualTo(250);
+        assertThat(refused.code()).isEqualTo(550);
+        assertThat(refused.text()).contains("5.7.1 stranger@outside.example is not allowed to place orders by email")
+                .doesNotContain("partner@outside.example").doesNotContain("friends.example");
+        assertNothingStarted(stranger);
+    }
+
+    @Test
+    void a_redelivered_mail_answers_250_with_the_same_order_and_starts_nothing_and_sends_no_second_reply() {
+        String messageId = messageId();
+        String raw = mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "3 x WIDGET-1\n");
+
+        SmtpClient.Answer first = send("orders@orderflow.example", raw);
+        SmtpClient.Answer again = send("orders@orderflow.example", raw);
+
+        String orderId = orderIdOf(messageId);
+        assertThat(first.text()).contains("Accepted: order " + orderId);
+        assertThat(again.code()).isEqualTo(250);
+        assertThat(again.text()).contains("Already received as order " + orderId + "; nothing new was started");
+        assertThat(PROCESSOR.started()).filteredOn(s -> s.orderId().equals(orderId)).hasSize(1);
+        assertThat(PROCESSOR.received()).filteredOn(e -> e.command().orderId().equals(orderId)).hasSize(2);
+        // A later mail's reply arrives after the first one's; by then a reply to the re-delivery would have too.
+        String later = messageId();
+        send("orders@orderflow.example", mail("buyer@acme.example", later, DMARC_PASS + "acme.example", "1 x GADGET-1\n"));
+        replyTo(later);
+        assertThat(repliesTo(messageId)).hasSize(1);
+    }
+
+    @Test
+    void another_mail_with_a_used_message_id_is_refused_and_starts_nothing() {
+        String messageId = messageId();
+        send("orders@orderflow.example", mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "3 x WIDGET-1\n"));
+
+        SmtpClient.Answer other = send("orders@orderflow.example",
+                mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "9 x TONER-K\n"));
+
+        assertThat(other.code()).isEqualTo(550);
+        assertThat(other.text()).contains("Message-ID " + messageId + " was already used by a different mail");
+        assertThat(PROCESSOR.started()).filteredOn(s -> s.orderId().equals(orderIdOf(messageId))).hasSize(1)
+                .allSatisfy(s -> assertThat(s.input().get("documentText").asString()).isEqualTo("3 x WIDGET-1"));
+    }
+
+    @Test
+    void a_mail_over_the_size_limit_is_refused_with_552_and_the_limit() {
+        String declared = messageId();
+        String undeclared = messageId();
+        String big = "1 x WIDGET-1 " + "x".repeat(100) + "\n";
+        String body = big.repeat(250); // about 28 KB, over the 20,000 bytes of this test
+
+        SmtpClient.Answer jakarta = send("orders@orderflow.example",
+                mail("buyer@acme.example", declared, DMARC_PASS + "acme.example", body));
+        SmtpClient.Answer raw = SmtpClient.sendRaw(port(), "buyer@acme.example", "orders@orderflow.example",
+                mail("buyer@acme.example", undeclared, DMARC_PASS + "acme.example", body));
+
+        assertThat(jakarta.code()).isEqualTo(552);
+        assertThat(jakarta.text()).isEqualTo("552 5.3.4 Message too large: the limit is 20000 bytes");
+        assertThat(raw.code()).isEqualTo(552);
+        assertThat(raw.text()).isEqualTo("552 5.3.4 Message too large: the limit is 20000 bytes");
+        assertNothingStarted(declared);
+        assertNothingStarted(undeclared);
+    }
+
+    @Test
+    void a_mail_without_any_text_is_refused_with_what_to_write() {
+        String messageId = messageId();
+        SmtpClient.Answer answer = send("orders@orderflow.example",
+                mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "\n"));
+
+        assertThat(answer.code()).isEqualTo(550);
+        assertThat(answer.text()).contains("5.6.0 No order text found");
+        assertNothingStarted(messageId);
+    }
+
+    @Test
+    void the_reply_threads_under_the_mail_and_says_the_order_what_was_understood_and_where_to_follow_it()
+            throws Exception {
+        String messageId = messageId();
+        String raw = mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "3 x WIDGET-1 Blue widget\n")
+                .replace("Subject: PO 4711", "References: <first@acme.example>\r\nSubject: PO 4711");
+
+        send("sales@orderflow.example", raw);
+
+        String orderId = orderIdOf(messageId);
+        MimeMessage reply = replyTo(messageId);
+        assertThat(reply.getHeader("In-Reply-To", null)).isEqualTo(messageId);
+        assertThat(reply.getHeader("References", null)).isEqualTo("<first@acme.example> " + messageId);
+        assertThat(reply.getHeader("Auto-Submitted", null)).isEqualTo("auto-replied");
+        assertThat(reply.getSubject()).isEqualTo("Re: PO 4711 [order " + orderId + "]");
+        assertThat(reply.getFrom()[0].toString()).isEqualTo("orders@orderflow.example");
+        assertThat(reply.getAllRecipients()[0].toString()).isEqualTo("buyer@acme.example");
+        assertThat(GreenMailUtil.getBody(reply).replace("\r\n", "\n").strip()).isEqualTo("""
+                Hello ACME GmbH,
+
+                your mail to sales@orderflow.example started order %s (Flow b2b_order).
+
+                What we understood:
+                  Customer: ACME GmbH (acme_gmbh)
+                  Read from: the mail text
+                  Order lines:
+                    3 x WIDGET-1 Blue widget
+
+                Follow the order: https://orders.example.com/orders/%s
+
+                This is an automatic reply to your message %s.""".formatted(orderId, orderId, messageId));
+    }
+
+    @Test
+    void the_text_of_a_pdf_attachment_is_read_after_the_mail_text() throws Exception {
+        String messageId = messageId();
+        String pdf = Base64.getMimeEncoder().encodeToString(pdf("3 x WIDGET-1 Blue widget", "2 x GADGET-1"));
+        String raw = """
+                Authentication-Results: mx.orderflow.local; dmarc=pass header.from=acme.example\r
+                From: buyer@acme.example\r
+                To: orders@orderflow.example\r
+                Subject: PO 4712\r
+                Message-ID: %s\r
+                MIME-Version: 1.0\r
+                Content-Type: multipart/mixed; boundary="b1"\r
+                \r
+                --b1\r
+                Content-Type: text/plain; charset=UTF-8\r
+                \r
+                Please find our purchase order attached.\r
+                --b1\r
+                Content-Type: application/pdf; name="po-4712.pdf"\r
+                Content-Disposition: attachment; filename="po-4712.pdf"\r
+                Content-Transfer-Encoding: base64\r
+                \r
+                %s\r
+                --b1--\r
+                """.formatted(messageId, pdf);
+
+        assertThat(send("orders@orderflow.example", raw).code()).isEqualTo(250);
+
+        String text = started(messageId).input().get("documentText").asString();
+        assertThat(text).startsWith("Please find our purchase order attached.");
+        assertThat(text.lines().map(String::strip)).contains("3 x WIDGET-1 Blue widget", "2 x GADGET-1");
+        assertThat(GreenMailUtil.getBody(replyTo(messageId))).contains("Read from: the mail text, po-4712.pdf");
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------------------------
+
+    private int port() {
+        return listener.port().orElseThrow();
+    }
+
+    private SmtpClient.Answer send(String recipient, String raw) {
+        return SmtpClient.send(port(), recipient, raw);
+    }
+
+    static String messageId() {
+        return "<" + UUID.randomUUID() + "@mail.acme.example>";
+    }
+
+    static String orderIdOf(String messageId) {
+        return OrderIds.fromIdempotencyKey("mail:" + messageId);
+    }
+
+    static String mail(String from, String messageId, String authenticationResults, String body) {
+        return (authenticationResults == null ? "" : "Authentication-Results: " + authenticationResults + "\r\n")
+                + "From: " + from + "\r\n"
+                + "To: orders@orderflow.example\r\n"
+                + "Subject: PO 4711\r\n"
+                + "Message-ID: " + messageId + "\r\n"
+                + "Date: Mon, 23 Nov 2026 10:00:00 +0000\r\n"
+                + "MIME-Version: 1.0\r\n"
+                + "Content-Type: text/plain; charset=UTF-8\r\n"
+                + "\r\n"
+                + body.replace("\n", "\r\n");
+    }
+
+    /** The start command a mail produced: sent before the SMTP answer, so it is there when the answer is. */
+    private static OrderCommand.StartOrder started(String messageId) {
+        String orderId = orderIdOf(messageId);
+        return PROCESSOR.started().stream().filter(s -> s.orderId().equals(orderId)).findFirst()
+                .orElseThrow(() -> new AssertionError("No order was started for " + messageId));
+    }
+
+    private static void assertNothingStarted(String messageId) {
+        String orderId = orderIdOf(messageId);
+        assertThat(PROCESSOR.received()).noneMatch(e -> e.command().orderId().equals(orderId));
+    }
+
+    private static List<MimeMessage> repliesTo(String messageId) {
+        return Arrays.stream(RELAY.getReceivedMessages()).filter(m -> {
+            try {
+                return messageId.equals(m.getHeader("In-Reply-To", null));
+            } catch (MessagingException e) {
+                return false;
+            }
+        }).toList();
+    }
+
+    private static MimeMessage replyTo(String messageId) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> !repliesTo(messageId).isEmpty());
+        return repliesTo(messageId).getFirst();
+    }
+
+    private static byte[] pdf(String... lines) throws IOException {
+        try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            PDPage page = new PDPage();
+            document.addPage(page);
+            try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+                content.beginText();
+                content.setFont(new PDType1Font(Standard14Fonts.FontName.HELVETICA), 12);
+                content.setLeading(16);
+                content.newLineAtOffset(72, 700);
+                for (String line : lines) {
+                    content.showText(line);
+                    content.newLine();
+                }
+                content.endText();
+            }
+            document.save(out);
+            return out.toByteArray();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.orderflow.gateway.intake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** What intake reads from a mail: the text the Extract order node gets, and where it came from. */
+class MailReaderTest {
+
+    private static final String HEADERS = "From: Buyer <Buyer@ACME.example>\r\nTo: orders@orderflow.example\r\n"
+            + "Subject: PO\r\nMessage-ID: <m1@acme.example>\r\nMIME-Version: 1.0\r\n";
+
+    private static InboundMail read(String raw) throws IntakeRefusal {
+        return MailReader.read(raw.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void a_long_text_is_cut_at_the_last_whole_line_within_50000_characters_and_says_so() throws Exception {
+        String line = "1 x WIDGET-1 " + "w".repeat(86) + "\r\n"; // 101 characters with its line end
+        InboundMail mail = read(HEADERS + "Content-Type: text/plain\r\n\r\n" + line.repeat(600));
+
+        assertThat(mail.truncated()).isTrue();
+        assertThat(mail.documentText().length()).isLessThanOrEqualTo(50_000);
+        assertThat(mail.documentText().lines()).allMatch(l -> l.equals(line.strip()));
+        assertThat(mail.documentText().lines().count()).isEqualTo(50_000 / 100);
+    }
+
+    @Test
+    void an_html_only_mail_is_read_as_its_text_one_line_per_paragraph_or_break() throws Exception {
+        InboundMail mail = read(HEADERS + "Content-Type: text/html\r\n\r\n"
+                + "<html><body><p>Please send:</p><ul><li>3 x WIDGET-1 &amp; co</li><li>2 x GADGET-1</li></ul>"
+                + "<style>p{}</style></body></html>");
+
+        assertThat(mail.documentText().lines().map(String::strip))
+                .containsExactly("Please send:", "3 x WIDGET-1 & co", "2 x GADGET-1");
+        assertThat(mail.readFrom()).containsExactly("the mail text");
+    }
+
+    @Test
+    void text_attachments_follow_the_body_and_are_named_in_read_from() throws Exception {
+        InboundMail mail = read(HEADERS + "Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n"
+                + "--b\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n"
+                + "--b\r\nContent-Type: text/csv; name=\"po.csv\"\r\n"
+                + "Content-Disposition: attachment; filename=\"po.csv\"\r\n\r\n4 x PAPER-A4\r\n--b--\r\n");
+
+        assertThat(mail.documentText()).isEqualTo("See attached.\n\n4 x PAPER-A4");
+        assertThat(mail.readFrom()).containsExactly("the mail text", "po.csv");
+        assertThat(mail.sender()).isEqualTo("buyer@acme.example");
+        assertThat(mail.truncated()).isFalse();
+    }
+
+    @Test
+    void a_mail_without_a_single_from_address_is_refused() {
+        assertThatThrownBy(() -> read("To: orders@orderflow.example\r\nSubject: x\r\n\r\n1 x WIDGET-1\r\n"))
+                .isInstanceOfSatisfying(IntakeRefusal.class, refusal -> {
+                    assertThat(refusal.code()).isEqualTo(550);
+                    assertThat(refusal.getMessage()).isEqualTo("5.6.0 The mail needs exactly one From address");
+                });
+    }
+
+    @Test
+    void automatic_mail_is_recognised_by_auto_submitted_or_a_bulk_precedence() throws Exception {
+        assertThat(read("Auto-Submitted: auto-replied\r\n" + HEADERS + "\r\n1 x A\r\n").automatic()).isTrue();
+        assertThat(read("Precedence: bulk\r\n" + HEADERS + "\r\n1 x A\r\n").automatic()).isTrue();
+        assertThat(read("Auto-Submitted: no\r\n" + HEADERS + "\r\n1 x A\r\n").automatic()).isFalse();
+    }
+}
