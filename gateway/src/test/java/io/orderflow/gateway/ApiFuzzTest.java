@@ -62,6 +62,7 @@ class ApiFuzzTest extends GatewayIntegrationTest {
         }
         Collections.shuffle(cases, random);
         int commandsBefore = PROCESSOR.received().size();
+        String teamBefore = team();
         long subscriptionsBefore = DISPATCHER.received().stream().filter(r -> r.method().equals("POST")).count();
 
         Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
@@ -91,7 +92,15 @@ class ApiFuzzTest extends GatewayIntegrationTest {
         assertThat(PROCESSOR.received()).as("commands sent to the processor").hasSize(commandsBefore);
         assertThat(DISPATCHER.received().stream().filter(r -> r.method().equals("POST")).count())
                 .as("subscriptions forwarded to the dispatcher").isEqualTo(subscriptionsBefore);
+        assertThat(team()).as("people and tokens").isEqualTo(teamBefore);
         assertThat(cases.size()).isGreaterThan(2000);
+    }
+
+    private String team() {
+        return http.get().uri("/api/v1/team/people").exchange().expectStatus().isOk().expectBody(String.class)
+                .returnResult().getResponseBody()
+                + http.get().uri("/api/v1/team/tokens").exchange().expectStatus().isOk().expectBody(String.class)
+                .returnResult().getResponseBody();
     }
 
     /**
@@ -205,7 +214,7 @@ class ApiFuzzTest extends GatewayIntegrationTest {
                             contentType, body.getValue()));
                 }
             }
-            if (path.getKey().contains("{id}") && !path.getKey().startsWith("/api/v1/webhook-subscriptions")) {
+            if (path.getKey().startsWith("/api/v1/orders/{id}")) {
                 for (String id : oddIds()) {
                     String odd = path.getKey().replace("{id}", id).replace("{nodeId}", "approve");
                     String method = allowed.contains("POST") ? "POST" : "GET";
