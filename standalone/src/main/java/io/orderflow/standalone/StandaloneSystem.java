@@ -27,6 +27,14 @@ public final class StandaloneSystem implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StandaloneSystem.class);
     private static final int PARTITIONS = 3;
+    /**
+     * Spring Security is on this JVM's classpath for the gateway; the other services' internal APIs would get Spring
+     * Boot's default login on it, which they do not have when run alone. Authentication is the gateway's.
+     */
+    private static final String NO_SECURITY = "--spring.autoconfigure.exclude="
+            + "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration";
 
     private final EmbeddedKafkaBroker broker;
     private final String bootstrapServers;
@@ -53,10 +61,10 @@ public final class StandaloneSystem implements AutoCloseable {
                     "--orderflow.data-dir=" + settings.dataDir().toAbsolutePath(),
             };
             int processorPort = system.startService("order-processor", OrderProcessorApplication.class, common,
-                    "--server.port=0", "--orderflow.streams.advertised-host=127.0.0.1");
-            system.startService("flow-runner", FlowRunnerApplication.class, common);
+                    "--server.port=0", "--orderflow.streams.advertised-host=127.0.0.1", NO_SECURITY);
+            system.startService("flow-runner", FlowRunnerApplication.class, common, NO_SECURITY);
             int dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class, common,
-                    "--server.port=0");
+                    "--server.port=0", NO_SECURITY);
             system.gatewayPort = system.startService("gateway", GatewayApplication.class, common,
                     "--server.port=" + settings.port(),
                     "--orderflow.gateway.processor-url=http://127.0.0.1:" + processorPort,
