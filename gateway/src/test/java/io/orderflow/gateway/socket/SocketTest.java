@@ -3,6 +3,7 @@ package io.orderflow.gateway.socket;
 import static io.orderflow.gateway.testing.GatewayDeployment.json;
 import static io.orderflow.gateway.testing.GatewayDeployment.post;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.orderflow.gateway.auth.SessionCookies;
 import io.orderflow.gateway.orders.OrderIds;
@@ -99,6 +100,18 @@ class SocketTest {
             assertThat(elsewhere.nextState().get("status").asString()).isEqualTo("completed");
             assertThat(first.isOpen()).isTrue();
         }
+    }
+
+    @Test
+    void closed_sockets_leave_nothing_watched_on_the_instance() {
+        String order = order("running", null, null);
+        OrderUpdates updates = deployment.bean(0, OrderUpdates.class);
+        try (SocketClient first = open(order, bearer(PASSWORD)); SocketClient second = open(order, bearer(PASSWORD))) {
+            first.nextState();
+            second.nextState();
+            assertThat(updates.watchedOrders()).isPositive();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> updates.watchedOrders() == 0);
     }
 
     @Test

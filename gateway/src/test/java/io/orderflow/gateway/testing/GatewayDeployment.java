@@ -75,6 +75,11 @@ public final class GatewayDeployment implements AutoCloseable {
                 + instances.get(index).getEnvironment().getProperty("local.server.port"));
     }
 
+    /** A bean of the {@code index}th instance started, for a test that checks what an instance holds. */
+    public <T> T bean(int index, Class<T> type) {
+        return instances.get(index).getBean(type);
+    }
+
     public Clock clock() {
         return clock;
     }
