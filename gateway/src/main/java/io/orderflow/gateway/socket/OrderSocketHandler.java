@@ -159,7 +159,9 @@ public class OrderSocketHandler implements WebSocketHandler {
                 .onErrorResume(e -> {
                     // the next notice reads again; a failed read does not end the socket
                     log.warn("Could not read the state of {} for its sockets: {}", orderId, e.getMessage());
-                    return Mono.just(Out.message(Json.object().put("type", "error").put("error", e.getMessage())));
+                    String message = e instanceof ApiException api ? api.getMessage()
+                            : "The order's state could not be read; it is pushed again on the next change";
+                    return Mono.just(Out.message(Json.object().put("type", "error").put("error", message)));
                 });
     }
 

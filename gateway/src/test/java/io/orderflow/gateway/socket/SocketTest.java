@@ -282,6 +282,33 @@ class SocketTest {
         assertThat(commandsFor(order)).isEmpty();
     }
 
+    @Test
+    void an_expired_session_ends_the_socket_with_4401_before_any_role_check() {
+        String order = order("running", null, null);
+        try (SocketClient socket = open(order, cookie(session(addPerson("viewer"))))) {
+            socket.nextState();
+            deployment.clock.advance(Duration.ofHours(12)); // a person's session lasts 12 hours
+            assertThat(socket.call("cancel", "{}").get("error").asString()).isEqualTo(ENDED);
+            assertThat(socket.closeStatus().getCode()).isEqualTo(4401);
+        }
+    }
+
+    @Test
+    void a_socket_on_a_second_gateway_instance_gets_the_push_from_its_own_reader() {
+        String order = order("running", null, null);
+        WebTestClient second = deployment.startInstance();
+        second.get().uri("/health").exchange().expectStatus().isOk();
+        try (SocketClient here = open(order, bearer(PASSWORD));
+             SocketClient there = SocketClient.open(deployment.url(1), order, bearer(PASSWORD))) {
+            here.nextState();
+            there.nextState();
+            deployment.processor.put(new FakeOrder(order, "storefront_order", "fp", "completed", null, null, 0));
+            notify(order, OrderStatus.COMPLETED, 2);
+            assertThat(here.nextState().get("status").asString()).isEqualTo("completed");
+            assertThat(there.nextState().get("status").asString()).isEqualTo("completed");
+        }
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------------------------
 
     private static SocketClient open(String order, HttpHeaders credentials) {
