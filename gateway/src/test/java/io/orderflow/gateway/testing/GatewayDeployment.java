@@ -69,6 +69,17 @@ public final class GatewayDeployment implements AutoCloseable {
                 .responseTimeout(Duration.ofSeconds(20)).build();
     }
 
+    /** The base URL of the {@code index}th instance started, e.g. to open a WebSocket to it. */
+    public java.net.URI url(int index) {
+        return java.net.URI.create("http://localhost:"
+                + instances.get(index).getEnvironment().getProperty("local.server.port"));
+    }
+
+    /** A bean of the {@code index}th instance started, for a test that checks what an instance holds. */
+    public <T> T bean(int index, Class<T> type) {
+        return instances.get(index).getBean(type);
+    }
+
     public Clock clock() {
         return clock;
     }

@@ -1,0 +1,54 @@
+package io.orderflow.gateway.socket;
+
+import io.orderflow.gateway.api.ApiException;
+import io.orderflow.gateway.auth.CallerAuthentication;
+import java.util.Map;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
+import org.springframework.web.reactive.handler.SimpleUrlHandlerMapping;
+import org.springframework.web.reactive.socket.WebSocketHandler;
+import org.springframework.web.reactive.socket.server.WebSocketService;
+import org.springframework.web.reactive.socket.server.support.HandshakeWebSocketService;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * Serves the order socket: its route, and the upgrade. The security chain has authenticated the upgrade request by
+ * the route rule ({@code GET /api/v1/orders/{id}/socket} needs a viewer); the upgrade then pins that principal to the
+ * socket, so the socket's handler sees the caller without the request's security context.
+ */
+@Configuration
+class OrderSocketConfig implements WebFluxConfigurer {
+
+    @Bean
+    HandlerMapping orderSocketMapping(OrderSocketHandler handler) {
+        // ahead of the annotated controllers, though none of their routes ends in /socket
+        return new SimpleUrlHandlerMapping(Map.<String, WebSocketHandler>of(OrderSocketHandler.PATH, handler),
+                Ordered.HIGHEST_PRECEDENCE);
+    }
+
+    /** Used by the WebSocketHandlerAdapter that Spring's WebFlux configuration declares. */
+    @Override
+    public WebSocketService getWebSocketService() {
+        return new PrincipalPinningWebSocketService();
+    }
+
+    /**
+     * Resolves the upgrade request's principal while the security context is still at hand and hands the socket an
+     * exchange that carries it as a value. An upgrade with no authenticated caller is refused with 401 (the security
+     * chain refuses it first; this is the socket's own guard).
+     */
+    static final class PrincipalPinningWebSocketService extends HandshakeWebSocketService {
+
+        @Override
+        public Mono<Void> handleRequest(ServerWebExchange exchange, WebSocketHandler handler) {
+            return exchange.getPrincipal().ofType(CallerAuthentication.class)
+                    .switchIfEmpty(Mono.error(() -> ApiException.unauthorized("Sign in to open the order socket")))
+                    .flatMap(caller -> super.handleRequest(exchange.mutate().principal(Mono.just(caller)).build(),
+                            handler));
+        }
+    }
+}

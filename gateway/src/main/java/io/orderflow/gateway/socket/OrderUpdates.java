@@ -1,0 +1,96 @@
+package io.orderflow.gateway.socket;
+
+import io.orderflow.gateway.kafka.KafkaSettings;
+import io.orderflow.kafka.TopicReader;
+import io.orderflow.schemas.events.OrderUpdate;
+import io.orderflow.schemas.topics.Topics;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Sinks;
+
+/**
+ * The {@code order-updates} notices for the orders that have a socket open on this gateway instance. One reader per
+ * instance reads the topic from its end (a socket wants what changes after it opened, and reads the state itself on
+ * connect); a notice for an order with no socket here is dropped at once.
+ */
+@Component
+public class OrderUpdates implements SmartLifecycle {
+
+    /** The sockets of one order on this instance, and the sink they share. Counted under the map's lock. */
+    private static final class Channel {
+        final Sinks.Many<OrderUpdate> sink = Sinks.many().multicast().directBestEffort();
+        int sockets;
+    }
+
+    private final KafkaSettings kafka;
+    private final Map<String, Channel> channels = new ConcurrentHashMap<>();
+    private volatile TopicReader<String, OrderUpdate> reader;
+    private volatile boolean running;
+
+    public OrderUpdates(KafkaSettings kafka) {
+        this.kafka = kafka;
+    }
+
+    /**
+     * The notices for {@code orderId} from subscription on. The subscriber is registered when this returns from
+     * {@code subscribe}, so a state read started after subscribing misses no change.
+     */
+    public Flux<OrderUpdate> of(String orderId) {
+        return Flux.using(() -> join(orderId), channel -> channel.sink.asFlux(), channel -> leave(orderId));
+    }
+
+    /** How many orders have sockets open here (for tests: a closed socket leaves nothing behind). */
+    int watchedOrders() {
+        return channels.size();
+    }
+
+    private Channel join(String orderId) {
+        return channels.compute(orderId, (id, channel) -> {
+            Channel joined = channel == null ? new Channel() : channel;
+            joined.sockets++;
+            return joined;
+        });
+    }
+
+    private void leave(String orderId) {
+        channels.computeIfPresent(orderId, (id, channel) -> --channel.sockets == 0 ? null : channel);
+    }
+
+    /** On the reader's thread, the only emitter, so the sinks never see concurrent emissions. */
+    private void onUpdate(ConsumerRecord<String, OrderUpdate> record) {
+        Channel channel = record.key() == null ? null : channels.get(record.key());
+        if (channel != null && record.value() != null) {
+            channel.sink.tryEmitNext(record.value());
+        }
+    }
+
+    @Override
+    public void start() {
+        // a new reader per start: a lifecycle may be stopped and started again
+        reader = new TopicReader<>(kafka.bootstrapServers(), Topics.ORDER_UPDATES, TopicReader.From.END,
+                this::onUpdate);
+        reader.start();
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        reader.close();
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Before the web server opens its port, like the command bus. */
+    @Override
+    public int getPhase() {
+        return 0;
+    }
+}
