@@ -2,7 +2,7 @@ package io.orderflow.gateway.commands;
 
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
-import io.orderflow.gateway.kafka.KafkaSettings;
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicReader;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;

@@ -1,7 +1,7 @@
 package io.orderflow.gateway.flows;
 
 import io.orderflow.gateway.api.ApiException;
-import io.orderflow.gateway.kafka.KafkaSettings;
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicReader;
 import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.flows.FlowVersion;

@@ -1,6 +1,6 @@
 package io.orderflow.gateway.intake;
 
-import io.orderflow.gateway.kafka.KafkaSettings;
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicReader;
 import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.json.Json;

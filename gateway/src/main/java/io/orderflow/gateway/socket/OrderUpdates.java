@@ -1,6 +1,6 @@
 package io.orderflow.gateway.socket;
 
-import io.orderflow.gateway.kafka.KafkaSettings;
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicReader;
 import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.topics.Topics;

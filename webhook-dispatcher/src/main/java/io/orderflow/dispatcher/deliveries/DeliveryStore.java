@@ -1,6 +1,6 @@
 package io.orderflow.dispatcher.deliveries;
 
-import io.orderflow.dispatcher.OrderflowKafkaProperties;
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.dispatcher.kafka.CompactedTopicView;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
@@ -31,7 +31,7 @@ public class DeliveryStore extends CompactedTopicView {
     private final Map<String, Map<String, Delivery>> bySubscription = new ConcurrentHashMap<>();
     private final Map<String, String> subscriptionOf = new ConcurrentHashMap<>();
 
-    public DeliveryStore(KafkaTemplate<String, String> kafka, OrderflowKafkaProperties kafkaProperties) {
+    public DeliveryStore(KafkaTemplate<String, String> kafka, KafkaSettings kafkaProperties) {
         super(Topics.WEBHOOK_DELIVERIES.name(), kafkaProperties.bootstrapServers());
         this.kafka = kafka;
     }

@@ -1,6 +1,6 @@
 package io.orderflow.dispatcher.subscriptions;
 
-import io.orderflow.dispatcher.OrderflowKafkaProperties;
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.dispatcher.kafka.CompactedTopicView;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
@@ -23,7 +23,7 @@ public class SubscriptionStore extends CompactedTopicView {
     private final KafkaTemplate<String, String> kafka;
     private final Map<String, Subscription> byId = new ConcurrentHashMap<>();
 
-    public SubscriptionStore(KafkaTemplate<String, String> kafka, OrderflowKafkaProperties kafkaProperties) {
+    public SubscriptionStore(KafkaTemplate<String, String> kafka, KafkaSettings kafkaProperties) {
         super(Topics.WEBHOOK_SUBSCRIPTIONS.name(), kafkaProperties.bootstrapServers());
         this.kafka = kafka;
     }
