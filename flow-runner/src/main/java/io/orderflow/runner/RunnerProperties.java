@@ -1,15 +1,13 @@
 package io.orderflow.runner;
 
+import io.orderflow.kafka.KafkaSettings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /** The flow-runner's settings, under {@code orderflow.*} (see {@code flow-runner.yaml}). */
 @ConfigurationProperties("orderflow")
-public record RunnerProperties(Kafka kafka, @DefaultValue("./data") String dataDir,
+public record RunnerProperties(@DefaultValue KafkaSettings kafka, @DefaultValue("./data") String dataDir,
                                @DefaultValue("1440") long timeScale, Streams streams, Runner runner) {
-
-    public record Kafka(@DefaultValue("localhost:9092") String bootstrapServers) {
-    }
 
     /**
      * Kafka Streams application id, state directory, and commit interval: how often a transaction is committed,

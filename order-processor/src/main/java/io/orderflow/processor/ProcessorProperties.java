@@ -1,6 +1,7 @@
 package io.orderflow.processor;
 
 import io.orderflow.processor.order.AgentSettings;
+import io.orderflow.kafka.KafkaSettings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -11,13 +12,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param webhookRetries {@code WEBHOOK_RETRIES}, default 5
  */
 @ConfigurationProperties("orderflow")
-public record ProcessorProperties(@DefaultValue Kafka kafka, @DefaultValue("./data") String dataDir,
+public record ProcessorProperties(@DefaultValue KafkaSettings kafka, @DefaultValue("./data") String dataDir,
                                   @DefaultValue("1440") long timeScale, @DefaultValue("5") int webhookRetries,
                                   @DefaultValue Streams streams) {
 
-    /** @param bootstrapServers {@code KAFKA_BOOTSTRAP_SERVERS} */
-    public record Kafka(@DefaultValue("localhost:9092") String bootstrapServers) {
-    }
 
     /**
      * @param applicationId  default {@code orderflow-order-processor}
