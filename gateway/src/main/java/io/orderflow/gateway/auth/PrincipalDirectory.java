@@ -3,7 +3,7 @@ package io.orderflow.gateway.auth;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.gateway.GatewayProperties;
-import io.orderflow.kafka.TopicReader;
+import io.orderflow.kafka.CompactedTopicView;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
 import io.orderflow.gateway.auth.Principals.ApiToken;
@@ -19,14 +19,12 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -38,7 +36,7 @@ import tools.jackson.databind.JsonNode;
  * caller reads its own writes. Nothing about a principal lives only in memory.
  */
 @Component
-public class PrincipalDirectory implements SmartLifecycle {
+public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
 
     private static final Logger log = LoggerFactory.getLogger(PrincipalDirectory.class);
     private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(10);
@@ -49,17 +47,15 @@ public class PrincipalDirectory implements SmartLifecycle {
     private final Map<String, ApiToken> tokens = new ConcurrentHashMap<>();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
     private volatile KafkaProducer<String, JsonNode> producer;
-    private volatile TopicReader<String, JsonNode> reader;
-    private volatile boolean running;
 
     public PrincipalDirectory(KafkaSettings kafka, GatewayProperties gateway) {
+        super(kafka.bootstrapServers(), Topics.PRINCIPALS);
         this.kafka = kafka;
         this.gateway = gateway;
     }
 
-    private void apply(ConsumerRecord<String, JsonNode> record) {
-        String key = record.key();
-        JsonNode value = record.value();
+    @Override
+    protected void apply(String key, JsonNode value) {
         int colon = key.indexOf(':');
         String id = key.substring(colon + 1);
         switch (key.substring(0, Math.max(colon, 0))) {
@@ -80,7 +76,7 @@ public class PrincipalDirectory implements SmartLifecycle {
 
     /** Completes once the view holds everything the topic held at start; 503 if that takes too long. */
     public Mono<Void> loaded() {
-        return Mono.fromFuture(reader.caughtUp(), false).timeout(LOAD_TIMEOUT)
+        return Mono.fromFuture(caughtUp(), false).timeout(LOAD_TIMEOUT)
                 .onErrorMap(TimeoutException.class, e -> ApiException.unavailable("Principals are still loading"));
     }
 
@@ -151,7 +147,7 @@ public class PrincipalDirectory implements SmartLifecycle {
                     sent.complete(metadata);
                 }
             });
-            return Mono.fromFuture(sent.thenCompose(reader::applied), false);
+            return Mono.fromFuture(sent.thenCompose(this::applied), false);
         }).timeout(gateway.replyTimeout()).onErrorMap(e -> !(e instanceof ApiException),
                 e -> ApiException.unavailable("The team could not be saved; retry later"));
     }
@@ -159,7 +155,7 @@ public class PrincipalDirectory implements SmartLifecycle {
     // ---- lifecycle -----------------------------------------------------------------------------------------------
 
     @Override
-    public void start() {
+    protected void started() {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -167,28 +163,10 @@ public class PrincipalDirectory implements SmartLifecycle {
         props.put(ProducerConfig.CLIENT_ID_CONFIG, gateway.instanceId() + "-principals");
         producer = new KafkaProducer<>(props, Topics.PRINCIPALS.keySerde().serializer(),
                 Topics.PRINCIPALS.valueSerde().serializer());
-        // A new reader per start: a lifecycle may be stopped and started again (a paused test context is).
-        reader = new TopicReader<>(kafka.bootstrapServers(), Topics.PRINCIPALS, TopicReader.From.BEGINNING,
-                this::apply);
-        reader.start();
-        running = true;
     }
 
     @Override
-    public void stop() {
-        reader.close();
+    protected void stopping() {
         producer.close();
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Before the web server opens its port. */
-    @Override
-    public int getPhase() {
-        return 0;
     }
 }

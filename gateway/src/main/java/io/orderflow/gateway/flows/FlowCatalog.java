@@ -2,7 +2,7 @@ package io.orderflow.gateway.flows;
 
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.kafka.KafkaSettings;
-import io.orderflow.kafka.TopicReader;
+import io.orderflow.kafka.CompactedTopicView;
 import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.topics.Topics;
@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -22,24 +20,22 @@ import reactor.core.publisher.Mono;
  * Answers only once the view has caught up with what the topic held at start.
  */
 @Component
-public class FlowCatalog implements SmartLifecycle {
+public class FlowCatalog extends CompactedTopicView<String, FlowRecord> {
 
     private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(10);
 
     private final Map<String, FlowRecord> flows = new ConcurrentHashMap<>();
-    private final KafkaSettings kafka;
-    private volatile TopicReader<String, FlowRecord> reader;
-    private volatile boolean running;
 
     public FlowCatalog(KafkaSettings kafka) {
-        this.kafka = kafka;
+        super(kafka.bootstrapServers(), Topics.FLOWS);
     }
 
-    private void apply(ConsumerRecord<String, FlowRecord> record) {
-        if (record.value() == null) {
-            flows.remove(record.key());
+    @Override
+    protected void apply(String id, FlowRecord flow) {
+        if (flow == null) {
+            flows.remove(id);
         } else {
-            flows.put(record.key(), record.value());
+            flows.put(id, flow);
         }
     }
 
@@ -70,32 +66,7 @@ public class FlowCatalog implements SmartLifecycle {
     }
 
     private Mono<Void> loaded() {
-        return Mono.fromFuture(reader.caughtUp(), false).timeout(LOAD_TIMEOUT)
+        return Mono.fromFuture(caughtUp(), false).timeout(LOAD_TIMEOUT)
                 .onErrorMap(TimeoutException.class, e -> ApiException.unavailable("Flows are still loading"));
-    }
-
-    @Override
-    public void start() {
-        // A new reader per start: a lifecycle may be stopped and started again (a paused test context is).
-        reader = new TopicReader<>(kafka.bootstrapServers(), Topics.FLOWS, TopicReader.From.BEGINNING, this::apply);
-        reader.start();
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        reader.close();
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Before the web server opens its port. */
-    @Override
-    public int getPhase() {
-        return 0;
     }
 }

@@ -1,7 +1,7 @@
 package io.orderflow.gateway.intake;
 
 import io.orderflow.kafka.KafkaSettings;
-import io.orderflow.kafka.TopicReader;
+import io.orderflow.kafka.CompactedTopicView;
 import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
@@ -19,13 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -34,19 +32,18 @@ import org.springframework.stereotype.Component;
  * topic does not have yet, so seeding is idempotent and never overwrites a customer someone changed.
  */
 @Component
-public class CustomerDirectory implements SmartLifecycle {
+public class CustomerDirectory extends CompactedTopicView<String, Customer> {
 
     private static final Logger log = LoggerFactory.getLogger(CustomerDirectory.class);
     private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(10);
 
     private final Map<String, Customer> customers = new ConcurrentHashMap<>();
     private final KafkaSettings kafka;
-    private volatile TopicReader<String, Customer> reader;
     /** Caught up with the topic and the missing mock customers written: only then is "not a customer" an answer. */
     private volatile CompletableFuture<Void> ready;
-    private volatile boolean running;
 
     public CustomerDirectory(KafkaSettings kafka) {
+        super(kafka.bootstrapServers(), Topics.CUSTOMERS);
         this.kafka = kafka;
     }
 
@@ -82,11 +79,12 @@ public class CustomerDirectory implements SmartLifecycle {
         }
     }
 
-    private void apply(ConsumerRecord<String, Customer> record) {
-        if (record.value() == null) {
-            customers.remove(record.key());
+    @Override
+    protected void apply(String id, Customer customer) {
+        if (customer == null) {
+            customers.remove(id);
         } else {
-            customers.put(record.key(), normalized(record.value()));
+            customers.put(id, normalized(customer));
         }
     }
 
@@ -120,30 +118,9 @@ public class CustomerDirectory implements SmartLifecycle {
         }
     }
 
+    /** Once caught up, the missing mock customers are written; the SMTP listener starts after this (phase 0). */
     @Override
-    public void start() {
-        // A new reader per start: a lifecycle may be stopped and started again (a paused test context is).
-        reader = new TopicReader<>(kafka.bootstrapServers(), Topics.CUSTOMERS, TopicReader.From.BEGINNING,
-                this::apply);
-        reader.start();
-        ready = reader.caughtUp().thenRunAsync(this::seedMissing);
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        reader.close();
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Before the SMTP listener opens its port. */
-    @Override
-    public int getPhase() {
-        return 0;
+    protected void started() {
+        ready = caughtUp().thenRunAsync(this::seedMissing);
     }
 }

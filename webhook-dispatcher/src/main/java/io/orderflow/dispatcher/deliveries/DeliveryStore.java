@@ -1,7 +1,8 @@
 package io.orderflow.dispatcher.deliveries;
 
 import io.orderflow.kafka.KafkaSettings;
-import io.orderflow.dispatcher.kafka.CompactedTopicView;
+import io.orderflow.kafka.CompactedTopicView;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
 import java.util.Comparator;
@@ -19,7 +20,7 @@ import org.springframework.stereotype.Component;
  * subscription stay in memory; the API lists at most {@link #LISTED}.
  */
 @Component
-public class DeliveryStore extends CompactedTopicView {
+public class DeliveryStore extends CompactedTopicView<String, String> {
 
     public static final int LISTED = 50;
     static final int KEPT_PER_SUBSCRIPTION = 500;
@@ -32,7 +33,8 @@ public class DeliveryStore extends CompactedTopicView {
     private final Map<String, String> subscriptionOf = new ConcurrentHashMap<>();
 
     public DeliveryStore(KafkaTemplate<String, String> kafka, KafkaSettings kafkaProperties) {
-        super(Topics.WEBHOOK_DELIVERIES.name(), kafkaProperties.bootstrapServers());
+        super(kafkaProperties.bootstrapServers(), Topics.WEBHOOK_DELIVERIES.name(), new StringDeserializer(),
+                new StringDeserializer());
         this.kafka = kafka;
     }
 

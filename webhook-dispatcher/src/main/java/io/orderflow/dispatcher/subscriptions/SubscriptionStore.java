@@ -1,7 +1,8 @@
 package io.orderflow.dispatcher.subscriptions;
 
 import io.orderflow.kafka.KafkaSettings;
-import io.orderflow.dispatcher.kafka.CompactedTopicView;
+import io.orderflow.kafka.CompactedTopicView;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
 import java.util.Comparator;
@@ -18,13 +19,14 @@ import org.springframework.stereotype.Component;
  * back from it into memory. Each dispatcher instance reads the whole topic.
  */
 @Component
-public class SubscriptionStore extends CompactedTopicView {
+public class SubscriptionStore extends CompactedTopicView<String, String> {
 
     private final KafkaTemplate<String, String> kafka;
     private final Map<String, Subscription> byId = new ConcurrentHashMap<>();
 
     public SubscriptionStore(KafkaTemplate<String, String> kafka, KafkaSettings kafkaProperties) {
-        super(Topics.WEBHOOK_SUBSCRIPTIONS.name(), kafkaProperties.bootstrapServers());
+        super(kafkaProperties.bootstrapServers(), Topics.WEBHOOK_SUBSCRIPTIONS.name(), new StringDeserializer(),
+                new StringDeserializer());
         this.kafka = kafka;
     }
 
