@@ -361,11 +361,15 @@ class IntakeSmtpTest {
                 + body.replace("\n", "\r\n");
     }
 
-    /** The start command a mail produced: sent before the SMTP answer, so it is there when the answer is. */
+    /**
+     * The start command a mail produced. It is sent before the SMTP answer, but the stand-in processor records it on
+     * its own reader thread, which may come a moment after the answer: awaited, not assumed.
+     */
     private static OrderCommand.StartOrder started(String messageId) {
         String orderId = orderIdOf(messageId);
-        return PROCESSOR.started().stream().filter(s -> s.orderId().equals(orderId)).findFirst()
-                .orElseThrow(() -> new AssertionError("No order was started for " + messageId));
+        return await().atMost(Duration.ofSeconds(10)).alias("an order started for " + messageId)
+                .until(() -> PROCESSOR.started().stream().filter(s -> s.orderId().equals(orderId)).findFirst(),
+                        java.util.Optional::isPresent).orElseThrow();
     }
 
     private static void assertNothingStarted(String messageId) {
