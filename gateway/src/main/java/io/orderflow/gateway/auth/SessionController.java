@@ -1,5 +1,7 @@
 package io.orderflow.gateway.auth;
 
+import static io.orderflow.gateway.validation.RequestValidator.optionalText;
+
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.schemas.commands.Caller;
@@ -15,7 +17,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
 
 /** Signing in and out of the dashboard, and who the caller is. */
 @RestController
@@ -54,7 +55,7 @@ class SessionController {
     @PostMapping("/sign-in")
     Mono<ResponseEntity<Me>> signIn(@RequestBody(required = false) String body, ServerWebExchange exchange) {
         return Mono.fromCallable(() -> validator.validate(RequestSchema.SIGN_IN, body))
-                .flatMap(request -> sessions.signIn(text(request, "email"), request.get("password").asString(),
+                .flatMap(request -> sessions.signIn(optionalText(request, "email"), request.get("password").asString(),
                         clientAddress.of(exchange.getRequest())))
                 .map(signedIn -> ResponseEntity.ok()
                         .header(HttpHeaders.SET_COOKIE,
@@ -88,8 +89,4 @@ class SessionController {
                 authenticator.open());
     }
 
-    static String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asString();
-    }
 }

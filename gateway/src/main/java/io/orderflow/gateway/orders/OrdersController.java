@@ -1,5 +1,7 @@
 package io.orderflow.gateway.orders;
 
+import static io.orderflow.gateway.validation.RequestValidator.optionalText;
+
 import io.orderflow.gateway.api.ApiException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -118,9 +120,9 @@ class OrdersController {
         return access.require(exchange, Role.APPROVER).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.DECIDE_APPROVAL, body);
             requireOrderId(id);
-            String by = Access.decider(caller, text(request, "by"));
+            String by = Access.decider(caller, optionalText(request, "by"));
             return commands.send(new OrderCommand.DecideApproval(id, nodeId, request.get("decision").asString(), by,
-                    text(request, "note")), caller);
+                    optionalText(request, "note")), caller);
         }).map(reply -> answer(reply, null));
     }
 
@@ -131,7 +133,7 @@ class OrdersController {
         return access.require(exchange, Role.OPERATOR).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.CANCEL_ORDER, body);
             requireOrderId(id);
-            String reason = text(request, "reason");
+            String reason = optionalText(request, "reason");
             return commands.send(new OrderCommand.CancelOrder(id,
                     reason == null || reason.isBlank() ? DEFAULT_CANCEL_REASON : reason), caller);
         }).map(reply -> answer(reply, null));
@@ -192,8 +194,4 @@ class OrdersController {
                 .body(Json.write(list.capped()));
     }
 
-    private static String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asString();
-    }
 }

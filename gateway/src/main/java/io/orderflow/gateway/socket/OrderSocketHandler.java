@@ -1,5 +1,7 @@
 package io.orderflow.gateway.socket;
 
+import static io.orderflow.gateway.validation.RequestValidator.optionalText;
+
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.auth.CallerAuthentication;
 import io.orderflow.gateway.auth.PrincipalAuthenticator.SessionEnded;
@@ -245,8 +247,8 @@ public class OrderSocketHandler implements WebSocketHandler {
                 }
                 JsonNode request = validator.validate(RequestSchema.DECIDE_APPROVAL, Json.write(params));
                 yield new OrderCommand.DecideApproval(orderId, nodeId.asString(),
-                        request.get("decision").asString(), Access.decider(caller, text(request, "by")),
-                        text(request, "note"));
+                        request.get("decision").asString(), Access.decider(caller, optionalText(request, "by")),
+                        optionalText(request, "note"));
             }
             case DELIVER -> {
                 JsonNode request = validator.validate(RequestSchema.DELIVER_EVENT, Json.write(params));
@@ -254,7 +256,8 @@ public class OrderSocketHandler implements WebSocketHandler {
                         request.has("payload") ? request.get("payload") : Json.object());
             }
             case CANCEL -> {
-                String reason = text(validator.validate(RequestSchema.CANCEL_ORDER, Json.write(params)), "reason");
+                String reason = optionalText(validator.validate(RequestSchema.CANCEL_ORDER, Json.write(params)),
+                        "reason");
                 yield new OrderCommand.CancelOrder(orderId,
                         reason == null || reason.isBlank() ? DEFAULT_CANCEL_REASON : reason);
             }
@@ -299,10 +302,6 @@ public class OrderSocketHandler implements WebSocketHandler {
         return error != null && error.isString() ? error.asString() : "The order processor refused the call";
     }
 
-    private static String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asString();
-    }
 
     /** The order id of the socket's path ({@code null} when the path does not name one). */
     static String orderId(URI uri) {

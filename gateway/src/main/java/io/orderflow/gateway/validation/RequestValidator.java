@@ -25,4 +25,10 @@ public class RequestValidator {
                     Map.of());
         };
     }
+
+    /** An optional string field of a validated body: {@code null} when absent or JSON null. */
+    public static String optionalText(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        return value == null || value.isNull() ? null : value.asString();
+    }
 }
