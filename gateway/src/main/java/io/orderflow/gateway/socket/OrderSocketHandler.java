@@ -53,7 +53,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>The caller is the principal the security chain authenticated on the upgrade, never anything the browser puts in
  * a message. Every call re-reads a cookie caller's session (rule 6 of Authentication): a lower role applies at once,
  * and an ended session or a disabled person ends the socket with close code 4401. Calls of one socket run one at a
- * time, in the order they arrive.
+ * time, in the order they arrive, except {@code chat}, which runs the ops chat's loop ({@link OpsChat}) beside them.
+ * {@code decide} and {@code cancel} with a {@code proposalId} confirm a chat proposal.
  */
 @Component
 public class OrderSocketHandler implements WebSocketHandler {
