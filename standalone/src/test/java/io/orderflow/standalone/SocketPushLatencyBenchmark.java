@@ -8,16 +8,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import tools.jackson.databind.JsonNode;
@@ -40,8 +34,6 @@ import tools.jackson.databind.JsonNode;
  */
 @EnabledIfSystemProperty(named = "orderflow.bench", matches = "true")
 class SocketPushLatencyBenchmark {
-
-    private static final Duration WAIT = Duration.ofSeconds(30);
 
     @Test
     void decisionToOtherClientsPush() throws Exception {
@@ -80,15 +72,16 @@ class SocketPushLatencyBenchmark {
 
     /** {push nanos, reply nanos} for one decision on {@code order}. */
     private static long[] measure(HttpClient http, String base, String order) throws Exception {
-        try (Socket watcher = new Socket(http, base, order); Socket decider = new Socket(http, base, order)) {
+        try (OrderSocket watcher = new OrderSocket(http, base, order);
+             OrderSocket decider = new OrderSocket(http, base, order)) {
             watcher.next(m -> m.path("type").asString("").equals("state"));
             decider.next(m -> m.path("type").asString("").equals("state"));
             long sent = System.nanoTime();
             decider.send("{\"id\": 1, \"method\": \"decide\", \"params\": {\"nodeId\": \"approval\", "
                     + "\"decision\": \"approved\", \"note\": \"bench\"}}");
-            Received pushed = watcher.next(m -> m.path("type").asString("").equals("state")
+            OrderSocket.Received pushed = watcher.next(m -> m.path("type").asString("").equals("state")
                     && !waitingForApproval(m.get("state")));
-            Received reply = decider.next(m -> m.has("id"));
+            OrderSocket.Received reply = decider.next(m -> m.has("id"));
             if (!reply.message().has("result")) {
                 throw new AssertionError("decide failed on " + order + ": " + reply.message());
             }
@@ -131,57 +124,5 @@ class SocketPushLatencyBenchmark {
 
     private static double at(long[] sorted, double quantile) {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(quantile * sorted.length) - 1)] / 1e6;
-    }
-
-    /** A message and the {@link System#nanoTime()} it arrived at. */
-    private record Received(JsonNode message, long at) {
-    }
-
-    /** A JDK WebSocket client of the order socket: every text message, in order. */
-    private static final class Socket implements WebSocket.Listener, AutoCloseable {
-
-        private final BlockingQueue<Received> messages = new LinkedBlockingQueue<>();
-        private final StringBuilder partial = new StringBuilder();
-        private final WebSocket socket;
-
-        Socket(HttpClient http, String base, String order) {
-            socket = http.newWebSocketBuilder().buildAsync(URI.create(base.replace("http://", "ws://")
-                    + "/api/v1/orders/" + order + "/socket"), this).orTimeout(30, TimeUnit.SECONDS).join();
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                long at = System.nanoTime(); // when it arrived, not when the benchmark looked
-                messages.add(new Received(Json.MAPPER.readTree(partial.toString()), at));
-                partial.setLength(0);
-            }
-            webSocket.request(1);
-            return null;
-        }
-
-        void send(String text) {
-            socket.sendText(text, true).join();
-        }
-
-        /** The next message that satisfies {@code condition}, with its arrival time; others are skipped. */
-        Received next(java.util.function.Predicate<JsonNode> condition) throws InterruptedException {
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (System.nanoTime() < deadline) {
-                Received message = messages.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (message != null && condition.test(message.message())) {
-                    return message;
-                }
-            }
-            throw new AssertionError("no matching message within " + WAIT + "; " + Arrays.toString(
-                    messages.toArray()));
-        }
-
-        @Override
-        public void close() {
-            socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").orTimeout(5, TimeUnit.SECONDS)
-                    .exceptionally(e -> null).join();
-        }
     }
 }
