@@ -67,6 +67,8 @@ public class OrderSocketHandler implements WebSocketHandler {
     public static final CloseStatus ORDER_NOT_FOUND = new CloseStatus(4404, "Order not found");
     /** Fields a browser might send to claim a principal: the caller comes from the upgrade only. */
     private static final List<String> PRINCIPAL_FIELDS = List.of("principal", "caller");
+    /** Chats of one socket that run at once; more wait their turn (a page sends one at a time anyway). */
+    static final int CHATS_PER_SOCKET = 2;
     /** The chat proposal a decide or cancel confirms. */
     static final String PROPOSAL_ID = "proposalId";
     private static final PathPattern PATTERN = PathPatternParser.defaultInstance.parse(PATH);
@@ -143,7 +145,8 @@ public class OrderSocketHandler implements WebSocketHandler {
         Flux<Out> replies = frames
                 .publish(shared -> Flux.merge(
                         shared.filter(text -> !isChat(text)).concatMap(text -> call(text, orderId, upgrade)),
-                        shared.filter(OrderSocketHandler::isChat).flatMap(text -> call(text, orderId, upgrade))))
+                        shared.filter(OrderSocketHandler::isChat)
+                                .flatMap(text -> call(text, orderId, upgrade), CHATS_PER_SOCKET)))
                 .concatWith(Mono.just(Out.CLIENT_LEFT));
         AtomicReference<CloseStatus> closeWith = new AtomicReference<>(CloseStatus.NORMAL);
         Flux<WebSocketMessage> out = Flux.merge(states, replies)
