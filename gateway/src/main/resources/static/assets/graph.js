@@ -1,22 +1,38 @@
 // The flow graph of an order: a layered layout computed from state.flow.graph, drawn as SVG.
-import { h } from './lib.js';
+import { h, fill } from './lib.js';
 
 const W = 160, H = 46, GAP_X = 28, GAP_Y = 56, PAD = 20;
 
-/** Layers: breadth-first depth from the start node (the first node); nodes it does not reach go last. */
+/**
+ * Layers: the longest path from the start node (the first node) over the edges that do not loop back (found by a
+ * depth-first walk), so every forward edge points down; nodes the start does not reach go last.
+ */
 export function layout(graph) {
   const nodes = graph?.nodes || [];
   const edges = graph?.edges || [];
   const depth = new Map();
+  const forward = [];
   if (nodes.length) {
-    depth.set(nodes[0].id, 0);
-    const queue = [nodes[0].id];
-    while (queue.length) {
-      const id = queue.shift();
+    const state = new Map(); // 1 = on the walk's path, 2 = done
+    const walk = (id) => {
+      state.set(id, 1);
       for (const edge of edges) {
-        if (edge.from === id && !depth.has(edge.to)) {
-          depth.set(edge.to, depth.get(id) + 1);
-          queue.push(edge.to);
+        if (edge.from !== id) continue;
+        if (state.get(edge.to) === 1) continue; // loops back
+        forward.push(edge);
+        if (!state.has(edge.to)) walk(edge.to);
+      }
+      state.set(id, 2);
+    };
+    walk(nodes[0].id);
+    depth.set(nodes[0].id, 0);
+    for (let changed = true, rounds = 0; changed && rounds <= nodes.length; rounds++) {
+      changed = false;
+      for (const edge of forward) {
+        const next = depth.has(edge.from) ? depth.get(edge.from) + 1 : undefined;
+        if (next !== undefined && (!depth.has(edge.to) || depth.get(edge.to) < next)) {
+          depth.set(edge.to, next);
+          changed = true;
         }
       }
     }
@@ -51,7 +67,7 @@ export function drawGraph(state, selected, onSelect) {
     'aria-label': `Flow ${graph.name || graph.id}: ${graph.nodes.length} nodes`,
   });
   svg.append(h('svg:defs', {}, ['active', 'pending', 'inactive'].map((kind) =>
-    h('svg:marker', { id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+    h('svg:marker', { id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse' },
       h('svg:path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: kind === 'active' ? '#1a7f37' : kind === 'pending' ? '#8c959f' : '#c4c9cf' })))));
   for (const edge of graph.edges || []) {
     const from = positions.get(edge.from), to = positions.get(edge.to);
@@ -76,7 +92,7 @@ export function drawGraph(state, selected, onSelect) {
   for (const node of graph.nodes) {
     const pos = positions.get(node.id);
     const status = state.nodes?.[node.id]?.status || 'pending';
-    const title = node.title || node.id;
+    const title = fill(node.title || node.id, state);
     const short = title.length > 24 ? `${title.slice(0, 23)}…` : title;
     const g = h('svg:g', {
       class: `node ${status}${selected === node.id ? ' selected' : ''}`, tabindex: 0, role: 'button',

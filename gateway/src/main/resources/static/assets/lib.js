@@ -99,6 +99,14 @@ export function timeEl(ms) {
   return ms ? h('time', { datetime: new Date(Number(ms)).toISOString() }, time(ms)) : '—';
 }
 
+/** Fills a title template like "Approve order {{order.id}}" from the order's live state, as far as it can. */
+export function fill(template, state) {
+  return String(template || '').replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, path) => {
+    const value = path.split('.').reduce((v, k) => (v == null ? v : v[k]), { order: state.order, vars: state.vars });
+    return value == null ? '' : String(value);
+  });
+}
+
 export function badge(status, extra = '') {
   return h('span', { class: `badge ${status} ${extra}`.trim() }, String(status).replace('_', ' '));
 }

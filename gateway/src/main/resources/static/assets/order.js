@@ -1,6 +1,6 @@
 // The order page: live over the order socket (no polling), the flow graph, waits with decisions (5-second undo),
 // events, cancel, node details, the timeline and the ops chat.
-import { h, mount, can, money, time, timeEl, badge, errorBox, field, withUndo, act, TERMINAL } from './lib.js';
+import { h, mount, can, fill, money, time, timeEl, badge, errorBox, field, withUndo, act, TERMINAL } from './lib.js';
 import { drawGraph, legend } from './graph.js';
 
 /** The order socket: pushes of the live state, and calls answered by id. */
@@ -162,7 +162,7 @@ export function orderPage(main, orderId) {
       return;
     }
     const live = state.nodes?.[node.id] || {};
-    mount(details, h('h2', { id: 'details-h' }, `Node: ${node.title || node.id}`),
+    mount(details, h('h2', { id: 'details-h' }, `Node: ${fill(node.title || node.id, state)}`),
       h('dl', { class: 'summary' },
         h('dt', {}, 'Id'), h('dd', {}, node.id), h('dt', {}, 'Type'), h('dd', {}, node.type),
         h('dt', {}, 'Status'), h('dd', { id: 'node-status' }, badge(live.status || 'pending')),

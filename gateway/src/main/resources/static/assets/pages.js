@@ -1,6 +1,6 @@
 // The list pages: orders, approvals inbox, back office, webhooks, team, flows.
 import {
-  h, mount, api, can, money, time, timeEl, badge, table, errorBox, field, withUndo, act, pool,
+  h, mount, api, can, fill, money, time, timeEl, badge, table, errorBox, field, withUndo, act, pool,
   ORDER_STATUSES, ORDER_TYPES, TERMINAL,
 } from './lib.js';
 
@@ -80,14 +80,6 @@ export function ordersPage(main) {
 
 const APPROVAL_FILTERS = ['pending', 'approved', 'rejected', 'escalated', 'all'];
 
-/** Fills a template like "Approve order {{order.id}}" from the order's live state, as far as it can. */
-function render(template, state) {
-  return String(template || '').replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, path) => {
-    const value = path.split('.').reduce((v, k) => (v == null ? v : v[k]), { order: state.order, vars: state.vars });
-    return value == null ? '' : String(value);
-  });
-}
-
 /**
  * The approvals of one order from its live state: the open approval waits (pending), and each Approval node that
  * has finished (approved, rejected or escalated, by its branch and decision payload) or was cut short by a cancel.
@@ -109,7 +101,7 @@ export function approvalsOf(state) {
     const outcome = ['approved', 'rejected', 'escalated'].includes(branch) ? branch
       : ['approved', 'rejected', 'escalated'].includes(out.outcome) ? out.outcome
         : ['approved', 'rejected'].includes(out.decision) ? out.decision : null;
-    const title = render(node.settings?.title || node.title || 'Approve order {{order.id}}', state);
+    const title = fill(node.settings?.title || node.title || 'Approve order {{order.id}}', state);
     const assignee = node.settings?.assignee || 'manager';
     if (outcome) {
       rows.push({ ...base, status: outcome, title, assignee, amount: order.total, at: live.endedAt || live.startedAt, by: out.by || (outcome === 'escalated' ? 'timeout' : ''), note: out.note });
