@@ -18,6 +18,7 @@ import io.orderflow.schemas.flows.NodeDefinition;
 import io.orderflow.schemas.flows.RetryPolicy;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.json.JsonSerde;
+import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.NodePatch;
 import io.orderflow.schemas.model.NodeStatus;
@@ -80,6 +81,20 @@ class GoldenJsonTest {
                 new OrderCommand.DecideApproval("ord_1", "approve", "approved", "token:ci", "ok")));
         samples.put("command-cancel-order", new CommandEnvelope("c-4", "gw-1", AT, Caller.OPEN,
                 new OrderCommand.CancelOrder("ord_1", "Cancelled via API")));
+        samples.put("command-append-chat", new CommandEnvelope("c-6", "gw-1", AT,
+                new Caller("person", "dana@example.com", "viewer"),
+                new OrderCommand.AppendChat("ord_1", List.of(
+                        new ChatMessage("msg_1", 0, ChatMessage.USER, "approve it", "dana@example.com", null, null,
+                                null),
+                        new ChatMessage("msg_2", 0, ChatMessage.TOOL, "Proposed: approve Manager approval", null,
+                                "approve", Json.object().put("note", "looks fine"),
+                                new ChatMessage.Proposal("prop_1", ChatMessage.Proposal.DECIDE, "approval",
+                                        "approved", null, ChatMessage.Proposal.OPEN)),
+                        new ChatMessage("msg_3", 0, ChatMessage.ASSISTANT,
+                                "I prepared an approval for you to confirm.", null, null, null, null)))));
+        samples.put("command-confirm-proposal", new CommandEnvelope("c-7", "gw-1", AT,
+                new Caller("person", "dana@example.com", "approver"),
+                new OrderCommand.ConfirmProposal("ord_1", "prop_1")));
         samples.put("command-reply", new CommandReply("c-1", "ord_1", 201, Json.object().put("orderId", "ord_1")));
         samples.put("task-start-run", new NodeTask.StartRun("ord_1", "ord_1.1", flow, order, vars));
         samples.put("task-advance", new NodeTask.Advance("ord_1", "ord_1.1"));

@@ -23,6 +23,12 @@ import reactor.core.publisher.Mono;
 @Configuration
 class OrderSocketConfig implements WebFluxConfigurer {
 
+    private final OriginCheck origins;
+
+    OrderSocketConfig(SocketProperties settings) {
+        this.origins = new OriginCheck(settings);
+    }
+
     @Bean
     HandlerMapping orderSocketMapping(OrderSocketHandler handler) {
         // ahead of the annotated controllers, though none of their routes ends in /socket
@@ -33,18 +39,29 @@ class OrderSocketConfig implements WebFluxConfigurer {
     /** Used by the WebSocketHandlerAdapter that Spring's WebFlux configuration declares. */
     @Override
     public WebSocketService getWebSocketService() {
-        return new PrincipalPinningWebSocketService();
+        return new PrincipalPinningWebSocketService(origins);
     }
 
     /**
      * Resolves the upgrade request's principal while the security context is still at hand and hands the socket an
      * exchange that carries it as a value. An upgrade with no authenticated caller is refused with 401 (the security
-     * chain refuses it first; this is the socket's own guard).
+     * chain refuses it first; this is the socket's own guard). A browser upgrade from a foreign {@code Origin} is
+     * refused with 403 before anything else.
      */
     static final class PrincipalPinningWebSocketService extends HandshakeWebSocketService {
 
+        private final OriginCheck origins;
+
+        PrincipalPinningWebSocketService(OriginCheck origins) {
+            this.origins = origins;
+        }
+
         @Override
         public Mono<Void> handleRequest(ServerWebExchange exchange, WebSocketHandler handler) {
+            if (!origins.allows(exchange.getRequest())) {
+                return Mono.error(ApiException.forbidden("The order socket cannot be opened from origin "
+                        + exchange.getRequest().getHeaders().getOrigin()));
+            }
             return exchange.getPrincipal().ofType(CallerAuthentication.class)
                     .switchIfEmpty(Mono.error(() -> ApiException.unauthorized("Sign in to open the order socket")))
                     .flatMap(caller -> super.handleRequest(exchange.mutate().principal(Mono.just(caller)).build(),

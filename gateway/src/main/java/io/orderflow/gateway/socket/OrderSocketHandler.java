@@ -8,6 +8,7 @@ import io.orderflow.gateway.auth.PrincipalAuthenticator.SessionEnded;
 import io.orderflow.gateway.auth.Sessions;
 import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.caller.Role;
+import io.orderflow.gateway.chat.OpsChat;
 import io.orderflow.gateway.commands.CommandBus;
 import io.orderflow.gateway.orders.OrderIds;
 import io.orderflow.gateway.orders.ProcessorClient;
@@ -17,6 +18,7 @@ import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
 import java.util.Arrays;
@@ -64,12 +66,14 @@ public class OrderSocketHandler implements WebSocketHandler {
     public static final CloseStatus ORDER_NOT_FOUND = new CloseStatus(4404, "Order not found");
     /** Fields a browser might send to claim a principal: the caller comes from the upgrade only. */
     private static final List<String> PRINCIPAL_FIELDS = List.of("principal", "caller");
+    /** The chat proposal a decide or cancel confirms. */
+    static final String PROPOSAL_ID = "proposalId";
     private static final PathPattern PATTERN = PathPatternParser.defaultInstance.parse(PATH);
     private static final Logger log = LoggerFactory.getLogger(OrderSocketHandler.class);
 
     /** The socket's methods and the role each needs (the spec's table under Order socket). */
     enum Method {
-        DECIDE(Role.APPROVER), DELIVER(Role.OPERATOR), CANCEL(Role.OPERATOR);
+        DECIDE(Role.APPROVER), DELIVER(Role.OPERATOR), CANCEL(Role.OPERATOR), CHAT(Role.VIEWER);
 
         final Role needs;
 
@@ -102,9 +106,11 @@ public class OrderSocketHandler implements WebSocketHandler {
     private final ProcessorClient processor;
     private final OrderUpdates updates;
     private final RequestValidator validator;
+    private final OpsChat chat;
 
     OrderSocketHandler(Sessions sessions, CommandBus commands, ProcessorClient processor, OrderUpdates updates,
-                       RequestValidator validator) {
+                       RequestValidator validator, OpsChat chat) {
+        this.chat = chat;
         this.sessions = sessions;
         this.commands = commands;
         this.processor = processor;
@@ -131,8 +137,12 @@ public class OrderSocketHandler implements WebSocketHandler {
         // Ending the output must not cancel the inbound: Reactor Netty answers an inbound cancel with a close frame
         // without a status, ahead of ours (4401, 4404). Detached, the inbound lives until the client closes.
         Flux<String> frames = session.receive().map(WebSocketMessage::getPayloadAsText).publish().autoConnect();
+        // Calls run one at a time in arrival order, except chat: a chat runs model turns for seconds, so it runs
+        // beside the other calls (a decide during a chat is not held up) and answers when its loop has finished.
         Flux<Out> replies = frames
-                .concatMap(text -> call(text, orderId, upgrade))
+                .publish(shared -> Flux.merge(
+                        shared.filter(text -> !isChat(text)).concatMap(text -> call(text, orderId, upgrade)),
+                        shared.filter(OrderSocketHandler::isChat).flatMap(text -> call(text, orderId, upgrade))))
                 .concatWith(Mono.just(Out.CLIENT_LEFT));
         AtomicReference<CloseStatus> closeWith = new AtomicReference<>(CloseStatus.NORMAL);
         Flux<WebSocketMessage> out = Flux.merge(states, replies)
@@ -208,7 +218,7 @@ public class OrderSocketHandler implements WebSocketHandler {
         Optional<Method> method = name != null && name.isString() ? Method.of(name.asString()) : Optional.empty();
         if (method.isEmpty()) {
             return Mono.just(error(id, "Unknown method " + (name == null ? "(none)" : name.toString())
-                    + ": use decide, deliver or cancel"));
+                    + ": use decide, deliver, cancel or chat"));
         }
         if (!Role.of(caller.role()).covers(method.get().needs)) {
             return Mono.just(error(id, method.get().needs.needed()));
@@ -219,10 +229,108 @@ public class OrderSocketHandler implements WebSocketHandler {
         }
         ObjectNode args = params == null || params.isNull() ? Json.object() : ((ObjectNode) params).deepCopy();
         PRINCIPAL_FIELDS.forEach(args::remove);
+        if (method.get() == Method.CHAT) {
+            return chat(id, orderId, args, caller);
+        }
+        JsonNode proposalId = args.remove(PROPOSAL_ID);
+        if (proposalId != null && !proposalId.isNull() && method.get() != Method.DELIVER) {
+            if (!proposalId.isString() || proposalId.asString().isBlank()) {
+                return Mono.just(error(id, "params.proposalId must be the id of a chat proposal"));
+            }
+            return confirmProposal(id, method.get(), orderId, args, caller, proposalId.asString());
+        }
         return Mono.fromCallable(() -> command(method.get(), orderId, args, caller))
                 .flatMap(command -> commands.send(command, caller))
                 .map(reply -> answer(id, reply))
                 .onErrorResume(ApiException.class, e -> Mono.just(error(id, e)));
+    }
+
+    /** {@code chat(text)}: the ops chat's loop; the result is {@code { ok: true, reply }} once it has finished. */
+    private Mono<Out> chat(JsonNode id, String orderId, ObjectNode params, Caller caller) {
+        JsonNode text = params.get("text");
+        if (text == null || !text.isString() || text.asString().isBlank()) {
+            return Mono.just(error(id, "params.text is required: the chat message"));
+        }
+        if (!OrderIds.isOrderId(orderId)) {
+            return Mono.just(error(id, "Order " + orderId + " not found"));
+        }
+        return chat.chat(orderId, text.asString(), caller)
+                .map(reply -> {
+                    ObjectNode result = Json.object();
+                    result.set("id", id);
+                    result.putObject("result").put("ok", true).put("reply", reply);
+                    return Out.message(result);
+                })
+                .onErrorResume(ApiException.class, e -> Mono.just(error(id, e)))
+                .onErrorResume(e -> {
+                    log.warn("The ops chat on {} failed", orderId, e);
+                    return Mono.just(error(id, "The chat failed; try again"));
+                });
+    }
+
+    /**
+     * {@code decide} or {@code cancel} with a {@code proposalId}: the page confirms a chat proposal (after its undo
+     * window). An unknown or already confirmed proposal, or one that proposes something else, is an error and
+     * nothing is sent; otherwise the ordinary command is sent and, when it succeeded, the proposal is marked
+     * confirmed through the agent.
+     */
+    private Mono<Out> confirmProposal(JsonNode id, Method method, String orderId, ObjectNode params, Caller caller,
+                                      String proposalId) {
+        return chat.openProposal(orderId, proposalId)
+                .map(proposal -> {
+                    if (method == Method.CANCEL && !params.has("reason") && proposal.reason() != null) {
+                        params.put("reason", proposal.reason()); // the reason the chat proposed
+                    }
+                    OrderCommand command = command(method, orderId, params, caller);
+                    requireMatch(proposal, command);
+                    return command;
+                })
+                .flatMap(command -> commands.send(command, caller))
+                .flatMap(reply -> !succeeded(reply) ? Mono.just(reply)
+                        : chat.confirm(orderId, proposalId, caller)
+                        .doOnNext(confirmed -> {
+                            if (confirmed.status() >= 300) {
+                                log.warn("Proposal {} of {} was carried out but not marked confirmed: {}",
+                                        proposalId, orderId, confirmed.body());
+                            }
+                        })
+                        .thenReturn(reply))
+                .map(reply -> answer(id, reply))
+                .onErrorResume(ApiException.class, e -> Mono.just(error(id, e)));
+    }
+
+    private static void requireMatch(ChatMessage.Proposal proposal, OrderCommand command) {
+        boolean matches = switch (command) {
+            case OrderCommand.DecideApproval decide -> ChatMessage.Proposal.DECIDE.equals(proposal.kind())
+                    && decide.nodeId().equals(proposal.nodeId()) && decide.decision().equals(proposal.decision());
+            case OrderCommand.CancelOrder cancel -> ChatMessage.Proposal.CANCEL.equals(proposal.kind());
+            default -> false;
+        };
+        if (!matches) {
+            throw ApiException.conflict("Proposal " + proposal.id() + " proposes " + describe(proposal)
+                    + ", not this call.");
+        }
+    }
+
+    private static String describe(ChatMessage.Proposal proposal) {
+        return ChatMessage.Proposal.CANCEL.equals(proposal.kind()) ? "a cancel"
+                : "to decide " + proposal.nodeId() + " as " + proposal.decision();
+    }
+
+    /** A 2xx reply that is not {@code { ok: false }} (a cancel of an order that has already ended). */
+    private static boolean succeeded(CommandReply reply) {
+        JsonNode ok = reply.body() == null ? null : reply.body().get("ok");
+        return reply.status() >= 200 && reply.status() < 300 && (ok == null || !ok.isBoolean() || ok.asBoolean());
+    }
+
+    /** Whether a frame calls {@code chat} (a frame that is not a JSON object is not). */
+    private static boolean isChat(String text) {
+        try {
+            JsonNode request = Json.MAPPER.readTree(text);
+            return request != null && request.isObject() && "chat".equals(request.path("method").asString(""));
+        } catch (JacksonException e) {
+            return false;
+        }
     }
 
     /**
@@ -255,6 +363,7 @@ public class OrderSocketHandler implements WebSocketHandler {
                 yield new OrderCommand.DeliverEvent(orderId, request.get("event").asString(),
                         request.has("payload") ? request.get("payload") : Json.object());
             }
+            case CHAT -> throw new IllegalStateException("chat runs the chat loop, not one command");
             case CANCEL -> {
                 String reason = optionalText(validator.validate(RequestSchema.CANCEL_ORDER, Json.write(params)),
                         "reason");

@@ -72,6 +72,18 @@ final class SocketClient implements AutoCloseable {
         return push.get("state");
     }
 
+    /** The first state pushed from now on that satisfies {@code condition}; earlier states are skipped. */
+    JsonNode stateWhere(java.util.function.Predicate<JsonNode> condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode push = take(pushes, "a state push");
+            if ("state".equals(push.path("type").asString("")) && condition.test(push.get("state"))) {
+                return push.get("state");
+            }
+        }
+        throw new AssertionError("no state push within " + WAIT + " satisfied the condition");
+    }
+
     /** Sends a raw text frame. */
     void sendRaw(String text) {
         assertThat(outgoing.tryEmitNext(text).isSuccess()).isTrue();

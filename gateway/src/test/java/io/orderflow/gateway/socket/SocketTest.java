@@ -222,8 +222,9 @@ class SocketTest {
         String order = order("waiting", null, "approval");
         try (SocketClient socket = open(order, bearer(PASSWORD))) {
             socket.nextState();
-            assertThat(socket.call("chat", "{\"text\": \"hi\"}").get("error").asString())
+            assertThat(socket.call("summon", "{\"text\": \"hi\"}").get("error").asString())
                     .startsWith("Unknown method");
+            assertThat(socket.call("chat", "{\"text\": \"  \"}").get("error").asString()).contains("text");
             assertThat(socket.call("decide", "{\"decision\": \"approved\"}").get("error").asString())
                     .contains("nodeId");
             JsonNode invalid = socket.call("decide", "{\"nodeId\": \"approval\", \"decision\": \"maybe\"}");

@@ -4,14 +4,19 @@ import io.orderflow.kafka.TopicReader;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.ChatMessage;
+import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.topics.Topics;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -37,7 +42,10 @@ public final class FakeProcessor implements AutoCloseable {
     private final Map<String, FakeOrder> orders = new ConcurrentHashMap<>();
     private final List<CommandEnvelope> received = new CopyOnWriteArrayList<>();
     private final Set<String> silentOrders = ConcurrentHashMap.newKeySet();
+    private final Map<String, List<ChatMessage>> chats = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> versions = new ConcurrentHashMap<>();
     private final KafkaProducer<String, CommandReply> producer;
+    private final KafkaProducer<String, OrderUpdate> notices;
     private final TopicReader<String, CommandEnvelope> commands;
 
     public FakeProcessor(String bootstrapServers) {
@@ -46,6 +54,8 @@ public final class FakeProcessor implements AutoCloseable {
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         producer = new KafkaProducer<>(props, Topics.COMMAND_REPLIES.keySerde().serializer(),
                 Topics.COMMAND_REPLIES.valueSerde().serializer());
+        notices = new KafkaProducer<>(props, Topics.ORDER_UPDATES.keySerde().serializer(),
+                Topics.ORDER_UPDATES.valueSerde().serializer());
         commands = new TopicReader<>(bootstrapServers, Topics.ORDER_COMMANDS, TopicReader.From.END, this::decide);
         commands.start();
     }
@@ -56,6 +66,11 @@ public final class FakeProcessor implements AutoCloseable {
 
     public List<CommandEnvelope> received() {
         return received;
+    }
+
+    /** The order's ops chat, as the agent would keep it (the last 100 messages). */
+    public List<ChatMessage> chat(String orderId) {
+        return chats.getOrDefault(orderId, List.of());
     }
 
     /** Commands for this order are swallowed without a reply, as if the processor were down. */
@@ -120,8 +135,41 @@ public final class FakeProcessor implements AutoCloseable {
                         body.put("ok", true);
                     }
                 }
+                case OrderCommand.AppendChat append -> {
+                    List<ChatMessage> next = new ArrayList<>(chat(order.orderId()));
+                    long at = System.currentTimeMillis();
+                    append.messages().forEach(m -> next.add(m.at(at)));
+                    chats.put(order.orderId(), List.copyOf(next.subList(Math.max(0, next.size() - 100), next.size())));
+                    body.put("ok", true).put("appended", append.messages().size());
+                }
+                case OrderCommand.ConfirmProposal confirm -> {
+                    List<ChatMessage> chat = chat(order.orderId());
+                    ChatMessage carrier = chat.stream().filter(m -> m.proposal() != null
+                            && m.proposal().id().equals(confirm.proposalId())).findFirst().orElse(null);
+                    if (carrier == null) {
+                        status = 404;
+                        body.put("error", "Unknown proposal " + confirm.proposalId() + ".");
+                    } else if (!carrier.proposal().open()) {
+                        status = 409;
+                        body.put("error", "Proposal " + confirm.proposalId() + " was already confirmed.");
+                    } else {
+                        chats.put(order.orderId(), chat.stream().map(m -> m == carrier
+                                ? m.withProposal(m.proposal().confirmed()) : m).toList());
+                        body.put("ok", true);
+                    }
+                }
                 case OrderCommand.StartOrder start -> throw new IllegalStateException("handled above");
             }
+        }
+        if (status < 300 && !(command instanceof OrderCommand.StartOrder)
+                && !(body.has("delivered") && !body.get("delivered").asBoolean())
+                && !(body.has("ok") && !body.get("ok").asBoolean())) {
+            // a change: every socket on the order hears of it, as from the agent
+            FakeOrder now = orders.get(command.orderId());
+            notices.send(new ProducerRecord<>(Topics.ORDER_UPDATES.name(), command.orderId(),
+                    new OrderUpdate(command.orderId(), OrderStatus.fromWire(now.status()),
+                            versions.computeIfAbsent(command.orderId(), id -> new AtomicLong(1)).incrementAndGet(),
+                            System.currentTimeMillis())));
         }
         producer.send(new ProducerRecord<>(Topics.COMMAND_REPLIES.name(), envelope.replyTo(),
                 new CommandReply(envelope.correlationId(), command.orderId(), status, body)));
@@ -131,5 +179,6 @@ public final class FakeProcessor implements AutoCloseable {
     public void close() {
         commands.close();
         producer.close();
+        notices.close();
     }
 }

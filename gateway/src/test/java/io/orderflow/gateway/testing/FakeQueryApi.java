@@ -67,6 +67,19 @@ public final class FakeQueryApi implements AutoCloseable {
         } else {
             ObjectNode state = Json.object().put("orderId", id).put("status", order.status());
             state.putObject("order").put("id", id).put("type", order.type());
+            ArrayNode waits = state.putArray("waits");
+            if (order.waitingApprovalNode() != null) {
+                waits.addObject().put("nodeId", order.waitingApprovalNode()).put("kind", "approval")
+                        .put("title", "Manager approval").put("event", "approval").put("assignee", "manager");
+            }
+            if (order.waitingEvent() != null) {
+                waits.addObject().put("nodeId", "wait_payment").put("kind", "event")
+                        .put("title", "Wait for " + order.waitingEvent()).put("event", order.waitingEvent());
+            }
+            state.putObject("vars");
+            state.putArray("timeline").addObject().put("at", order.createdAt()).put("kind", "start")
+                    .put("message", "Started on flow storefront_order version 1");
+            state.set("chat", Json.tree(processor.chat(id)));
             respond(exchange, 200, state);
         }
     }

@@ -43,6 +43,11 @@ public final class GatewayDeployment implements AutoCloseable {
 
     /** Starts one more gateway instance; answers a client for it. */
     public WebTestClient startInstance() {
+        return startInstance(new String[0]);
+    }
+
+    /** Starts one more gateway instance with settings of its own on top of the deployment's; answers a client for it. */
+    public WebTestClient startInstance(String... instanceSettings) {
         List<String> args = new ArrayList<>(List.of("--server.port=0",
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
                 "--orderflow.gateway.processor-url=" + queries.url(),
@@ -50,6 +55,7 @@ public final class GatewayDeployment implements AutoCloseable {
                 "--orderflow.gateway.reply-timeout=5s",
                 "--orderflow.auth.app-password=" + (appPassword == null ? "" : appPassword)));
         args.addAll(extraSettings);
+        args.addAll(List.of(instanceSettings));
         var application = GatewayApplication.application();
         application.addInitializers(context -> {
             context.getBeanFactory().registerSingleton("testClock", clock);

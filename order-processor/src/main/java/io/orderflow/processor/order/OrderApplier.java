@@ -68,6 +68,12 @@ public final class OrderApplier {
                                 Json.tree(settled.rollback()), null)))
                         .build();
             }
+            case OrderFact.ChatAppended appended -> state.withChat(appended.messages());
+            case OrderFact.ProposalConfirmed confirmed -> state.edit()
+                    .chat(state.chat().stream().map(m -> m.proposal() != null
+                            && m.proposal().id().equals(confirmed.proposalId())
+                            ? m.withProposal(m.proposal().confirmed()) : m).toList())
+                    .build();
             case OrderFact.CompensationLogged c -> state.edit()
                     .timeline(state.timelineWith(new TimelineEntry(c.at(), "compensation",
                             "Compensated: " + c.released() + " held stock released, " + c.voided()

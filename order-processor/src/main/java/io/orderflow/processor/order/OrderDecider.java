@@ -7,6 +7,7 @@ import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.EventNames;
 import io.orderflow.schemas.model.NodeStatus;
@@ -54,6 +55,8 @@ public final class OrderDecider {
             case OrderCommand.DeliverEvent deliver -> deliver(state, deliver, now);
             case OrderCommand.DecideApproval decide -> decideApproval(state, decide, now);
             case OrderCommand.CancelOrder cancel -> cancel(state, cancel, now);
+            case OrderCommand.AppendChat append -> appendChat(append, now);
+            case OrderCommand.ConfirmProposal confirm -> confirmProposal(state, confirm);
         };
     }
 
@@ -184,6 +187,28 @@ public final class OrderDecider {
         effects.add(new Effect.PublishEvent(new OrderEvent("order.cancelled", state.orderId(), "cancel", now, data,
                 settings.webhookRetries())));
         return Decision.of(List.of(new OrderFact.OrderCancelled(reason, now)), effects)
+                .replying(200, Json.object().put("ok", true));
+    }
+
+    /** Chat takes messages on any order that exists, ended or not: people ask about finished orders too. */
+    private static Decision appendChat(OrderCommand.AppendChat append, long now) {
+        if (append.messages().isEmpty()) {
+            return Decision.rejected(Rejection.EMPTY_CHAT);
+        }
+        List<ChatMessage> stamped = append.messages().stream().map(m -> m.at(now)).toList();
+        return Decision.of(List.of(new OrderFact.ChatAppended(stamped)), List.of())
+                .replying(200, Json.object().put("ok", true).put("appended", stamped.size()));
+    }
+
+    private static Decision confirmProposal(OrderState state, OrderCommand.ConfirmProposal confirm) {
+        ChatMessage message = state.proposalMessage(confirm.proposalId()).orElse(null);
+        if (message == null) {
+            return Decision.rejected(Rejection.unknownProposal(confirm.proposalId()));
+        }
+        if (!message.proposal().open()) {
+            return Decision.rejected(Rejection.proposalConfirmed(confirm.proposalId()));
+        }
+        return Decision.of(List.of(new OrderFact.ProposalConfirmed(confirm.proposalId())), List.of())
                 .replying(200, Json.object().put("ok", true));
     }
 

@@ -1,10 +1,13 @@
 package io.orderflow.processor.order;
 
+import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.NodePatch;
 import io.orderflow.schemas.model.Rollback;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.reports.RunReport;
 import tools.jackson.databind.JsonNode;
+
+import java.util.List;
 
 /**
  * What happened to an order, decided by {@link OrderDecider} and applied to the state by {@link OrderApplier}.
@@ -50,5 +53,13 @@ public sealed interface OrderFact {
     }
 
     record CompensationLogged(int released, int voided, int shipmentsCancelled, long at) implements OrderFact {
+    }
+
+    /** Ops chat messages appended, each stamped with the time it was appended. */
+    record ChatAppended(List<ChatMessage> messages) implements OrderFact {
+    }
+
+    /** A chat proposal was carried out by a person (decide or cancel) and is now {@code confirmed}. */
+    record ProposalConfirmed(String proposalId) implements OrderFact {
     }
 }

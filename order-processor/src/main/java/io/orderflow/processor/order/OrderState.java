@@ -2,6 +2,7 @@ package io.orderflow.processor.order;
 
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.flows.NodeDefinition;
+import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.Rollback;
@@ -80,11 +81,16 @@ public record OrderState(String orderId, OrderStatus status, String reason, Json
         return next.size() > TIMELINE_CAP ? next.subList(next.size() - TIMELINE_CAP, next.size()) : next;
     }
 
-    /** A copy with the chat message added, keeping only the last {@value #CHAT_CAP}. */
-    public OrderState withChat(ChatMessage message) {
+    /** A copy with the chat messages added, keeping only the last {@value #CHAT_CAP}. */
+    public OrderState withChat(List<ChatMessage> messages) {
         List<ChatMessage> next = new ArrayList<>(chat);
-        next.add(message);
+        next.addAll(messages);
         return edit().chat(next.size() > CHAT_CAP ? next.subList(next.size() - CHAT_CAP, next.size()) : next).build();
+    }
+
+    /** The chat message that carries the proposal {@code proposalId}, if any is still kept. */
+    public Optional<ChatMessage> proposalMessage(String proposalId) {
+        return chat.stream().filter(m -> m.proposal() != null && m.proposal().id().equals(proposalId)).findFirst();
     }
 
     /** Copy-on-write editing of the many components; only {@link OrderApplier} and tests use it. */

@@ -12,4 +12,14 @@ public record Rejection(int status, String message) {
 
     public static final Rejection IDEMPOTENCY_KEY_REUSED =
             new Rejection(422, "Idempotency-Key was already used with a different request body");
+
+    public static Rejection unknownProposal(String proposalId) {
+        return new Rejection(404, "Unknown proposal " + proposalId + ".");
+    }
+
+    public static Rejection proposalConfirmed(String proposalId) {
+        return new Rejection(409, "Proposal " + proposalId + " was already confirmed.");
+    }
+
+    public static final Rejection EMPTY_CHAT = new Rejection(400, "A chat append needs at least one message.");
 }

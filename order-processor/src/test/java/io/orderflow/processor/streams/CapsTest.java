@@ -1,10 +1,12 @@
 package io.orderflow.processor.streams;
 
-import io.orderflow.processor.order.ChatMessage;
 import io.orderflow.processor.order.OrderState;
+import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.model.ChatMessage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.stream.IntStream;
 
 import static io.orderflow.processor.streams.Fixtures.ORDER;
@@ -37,12 +39,16 @@ class CapsTest {
     @Test
     void theChatKeepsTheLast100Messages() {
         agent.command(start(ORDER));
-        OrderState state = agent.state(ORDER);
 
-        for (int i = 1; i <= 130; i++) {
-            state = state.withChat(new ChatMessage(i, "user", "message " + i));
+        // 65 appends of two messages each, as the chat loop sends them: a user message and its reply
+        for (int i = 1; i <= 130; i += 2) {
+            agent.command(new OrderCommand.AppendChat(ORDER, List.of(
+                    new ChatMessage("msg_" + i, 0, ChatMessage.USER, "message " + i, "dana", null, null, null),
+                    new ChatMessage("msg_" + (i + 1), 0, ChatMessage.ASSISTANT, "message " + (i + 1), null, null,
+                            null, null))));
         }
 
+        OrderState state = agent.state(ORDER);
         assertThat(state.chat()).hasSize(100);
         assertThat(state.chat().getFirst().text()).isEqualTo("message 31");
         assertThat(state.chat().getLast().text()).isEqualTo("message 130");

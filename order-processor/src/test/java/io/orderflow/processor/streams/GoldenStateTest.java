@@ -1,6 +1,7 @@
 package io.orderflow.processor.streams;
 
 import io.orderflow.processor.query.OrderView;
+import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.NodeStatus;
@@ -14,6 +15,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static io.orderflow.processor.streams.Fixtures.ORDER;
@@ -45,6 +47,8 @@ class GoldenStateTest {
         agent.report(detail("extract", started(agent.now() - 2_000)));
         agent.report(detail("extract", ended(agent.now() - 1_000)));
         agent.report(approvalWait(Duration.ofDays(2).toMillis(), agent.now()));
+        agent.command(new OrderCommand.AppendChat(ORDER, List.of(ChatTest.user("msg_1", "approve it"),
+                ChatTest.proposal("msg_2"), ChatTest.assistant("msg_3", "Confirm the approval on the page."))));
 
         byte[] stored = io.orderflow.schemas.json.JsonSerde.of(io.orderflow.processor.order.OrderState.class)
                 .serializer().serialize("orders", agent.state(ORDER));

@@ -3,6 +3,8 @@ package io.orderflow.schemas.commands;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.orderflow.schemas.flows.FlowVersion;
+import io.orderflow.schemas.model.ChatMessage;
+import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -15,6 +17,8 @@ import tools.jackson.databind.JsonNode;
         @JsonSubTypes.Type(value = OrderCommand.DeliverEvent.class, name = "deliver_event"),
         @JsonSubTypes.Type(value = OrderCommand.DecideApproval.class, name = "decide_approval"),
         @JsonSubTypes.Type(value = OrderCommand.CancelOrder.class, name = "cancel_order"),
+        @JsonSubTypes.Type(value = OrderCommand.AppendChat.class, name = "append_chat"),
+        @JsonSubTypes.Type(value = OrderCommand.ConfirmProposal.class, name = "confirm_proposal"),
 })
 public sealed interface OrderCommand {
 
@@ -55,5 +59,23 @@ public sealed interface OrderCommand {
 
     /** Cancel the order unless it has ended. */
     record CancelOrder(String orderId, String reason) implements OrderCommand {
+    }
+
+    /**
+     * Append messages to the order's ops chat (the last 100 are kept). Any order that exists takes them, ended or not:
+     * people ask about finished orders too. The agent stamps each message's {@code at}.
+     */
+    record AppendChat(String orderId, List<ChatMessage> messages) implements OrderCommand {
+
+        public AppendChat {
+            messages = messages == null ? List.of() : List.copyOf(messages);
+        }
+    }
+
+    /**
+     * Mark a chat proposal confirmed, once the decide or cancel it proposed has been carried out. An unknown proposal,
+     * or one already confirmed, is refused.
+     */
+    record ConfirmProposal(String orderId, String proposalId) implements OrderCommand {
     }
 }

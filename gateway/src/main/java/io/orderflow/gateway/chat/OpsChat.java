@@ -1,0 +1,266 @@
+package io.orderflow.gateway.chat;
+
+import io.orderflow.gateway.api.ApiError;
+import io.orderflow.gateway.api.ApiException;
+import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.orders.ProcessorClient;
+import io.orderflow.schemas.commands.Caller;
+import io.orderflow.schemas.commands.CommandReply;
+import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.ChatMessage;
+import io.orderflow.schemas.model.ChatMessage.Proposal;
+import io.orderflow.schemas.query.OrderQueries;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+
+/**
+ * The ops chat of an order (the spec's chat rules 1 to 6). The user's message is appended through the order's agent at
+ * once, so every socket on the order sees it; then up to four model turns run here in the gateway, on a scheduler for
+ * blocking work (never a stream thread, never a Netty event loop). Each turn reads the brief through the query path;
+ * each tool message and the final reply are appended through the agent as they come. The agent stays the only writer
+ * of the order.
+ */
+@Component
+public class OpsChat implements DisposableBean {
+
+    /** Rule 1. */
+    public static final int MAX_TEXT = 4000;
+    /** Rule 2. */
+    public static final int MAX_TURNS = 4;
+    /** Rule 3: the chat messages the model sees besides the one it answers. */
+    public static final int HISTORY = 8;
+    static final String TOO_MANY_TURNS = "I could not finish that within four steps.";
+
+    private static final Logger log = LoggerFactory.getLogger(OpsChat.class);
+    private static final String SYSTEM_PROMPT = """
+            You are the ops assistant of an order workflow service. You help a person with one order.
+            Answer every turn with one JSON object and nothing else:
+              {"action": "reply", "reply": "<your answer to the person>"}
+            or
+              {"action": "tool", "tool": "<tool name>", "args": { ... }}
+            Tools:
+              get_state: {} -> the order's brief (status, order, waits, vars, nodes, recent timeline).
+              approve: {"nodeId"?: "<approval node>"} -> prepares a proposal to approve the waiting approval. It does
+                not decide: a person confirms the proposal on the order page.
+              reject: {"nodeId"?: "<approval node>"} -> prepares a proposal to reject the waiting approval; no decision.
+              deliver_event: {"event": "<event name, e.g. payment.received>", "payload"?: {}} -> delivers the event to
+                the node waiting for it, at once, with the person's own role (it needs the Operator role).
+              cancel: {"reason"?: "<why>"} -> prepares a proposal to cancel the order; nothing is cancelled until a
+                person confirms it on the order page.
+            Use at most three tools, then reply. Keep replies short and factual; say plainly when a tool was refused.
+            """;
+
+    private final CommandBus commands;
+    private final ProcessorClient processor;
+    private final ChatTools tools;
+    private final Optional<ChatModel> model;
+    private final Scheduler scheduler = Schedulers.boundedElastic();
+
+    @Autowired
+    public OpsChat(CommandBus commands, ProcessorClient processor, ChatProperties settings) {
+        this(commands, processor, modelFor(settings));
+    }
+
+    OpsChat(CommandBus commands, ProcessorClient processor, Optional<ChatModel> model) {
+        this.commands = commands;
+        this.processor = processor;
+        this.model = model;
+        this.tools = new ChatTools(commands, OpsChat::newId);
+    }
+
+    /** The live model, or none: {@code mock} mode, or live without a key (said once, here, at start). */
+    static Optional<ChatModel> modelFor(ChatProperties settings) {
+        if (settings.mock()) {
+            log.info("Ops chat: AI_MODE=mock, the keyword heuristic answers");
+            return Optional.empty();
+        }
+        if (settings.apiKey() == null) {
+            log.warn("Ops chat: AI_MODE=live but no model is configured (AI_API_KEY is not set); "
+                    + "the keyword heuristic answers instead");
+            return Optional.empty();
+        }
+        log.info("Ops chat: live model {} at {}", settings.model(), settings.endpoint());
+        return Optional.of(new OpenAiChatModel(settings));
+    }
+
+    /**
+     * Runs one chat message of {@code caller} on {@code orderId} and answers the assistant's reply once the loop has
+     * finished. An order that does not exist fails with 404 before any model turn.
+     */
+    public Mono<String> chat(String orderId, String text, Caller caller) {
+        return Mono.fromCallable(() -> run(orderId, text, caller)).subscribeOn(scheduler);
+    }
+
+    /** Rule 1: at most 4000 characters, never cutting a surrogate pair in half. */
+    static String truncate(String text) {
+        if (text.length() <= MAX_TEXT) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(MAX_TEXT - 1)) ? MAX_TEXT - 1 : MAX_TEXT;
+        return text.substring(0, end);
+    }
+
+    private String run(String orderId, String text, Caller caller) {
+        String message = truncate(text);
+        String userId = "msg_" + newId();
+        append(orderId, caller, new ChatMessage(userId, 0, ChatMessage.USER, message, caller.identity(), null, null,
+                null));
+        List<ChatTools.ToolCall> called = new ArrayList<>();
+        boolean heuristic = model.isEmpty();
+        for (int turn = 0; turn < MAX_TURNS; turn++) {
+            JsonNode state = read(orderId);
+            ModelAnswer answer = null;
+            if (!heuristic) {
+                try {
+                    answer = ModelAnswer.parse(model.get().complete(conversation(state, message, userId, called)));
+                } catch (RuntimeException e) {
+                    // HTTP error, timeout, unreachable, malformed answer: the heuristic answers this message
+                    log.warn("Ops chat on {}: the model failed ({}: {}); the keyword heuristic answers",
+                            orderId, e.getClass().getSimpleName(), e.getMessage());
+                    heuristic = true;
+                }
+            }
+            if (answer == null) {
+                answer = Heuristic.next(message, state, called);
+            }
+            if (answer.isReply()) {
+                return reply(orderId, caller, answer.reply());
+            }
+            ChatTools.ToolCall call = tools.run(answer.tool(), answer.args(), state, orderId, caller);
+            called.add(call);
+            append(orderId, caller, ChatTools.message("msg_" + newId(), call));
+        }
+        return reply(orderId, caller, TOO_MANY_TURNS + " " + Brief.statusLine(read(orderId)));
+    }
+
+    private String reply(String orderId, Caller caller, String text) {
+        append(orderId, caller, new ChatMessage("msg_" + newId(), 0, ChatMessage.ASSISTANT, text, null, null, null,
+                null));
+        return text;
+    }
+
+    /** Rule 3: the brief, the last eight messages before this one, this message, and the tools called so far. */
+    static List<ChatModel.Message> conversation(JsonNode state, String message, String userId,
+                                                List<ChatTools.ToolCall> called) {
+        List<ChatModel.Message> messages = new ArrayList<>();
+        messages.add(ChatModel.Message.system(SYSTEM_PROMPT));
+        messages.add(ChatModel.Message.system("Order brief: " + Json.write(Brief.of(state))));
+        List<JsonNode> earlier = new ArrayList<>();
+        JsonNode chat = state.get("chat");
+        if (chat != null && chat.isArray()) {
+            for (JsonNode m : chat) {
+                if (userId.equals(m.path("id").asString(""))) {
+                    break;
+                }
+                earlier.add(m);
+            }
+        }
+        for (JsonNode m : earlier.subList(Math.max(0, earlier.size() - HISTORY), earlier.size())) {
+            String role = m.path("role").asString("");
+            String text = m.path("text").asString("");
+            switch (role) {
+                case ChatMessage.USER -> messages.add(ChatModel.Message.user(text));
+                case ChatMessage.TOOL -> messages.add(ChatModel.Message.assistant(
+                        "[tool " + m.path("tool").asString("?") + "] " + text));
+                default -> messages.add(ChatModel.Message.assistant(text));
+            }
+        }
+        messages.add(ChatModel.Message.user(message));
+        if (!called.isEmpty()) {
+            ArrayNode calls = Json.MAPPER.createArrayNode();
+            called.forEach(call -> calls.add(call.forModel()));
+            messages.add(ChatModel.Message.system("Tools called so far for this message: " + Json.write(calls)
+                    + "\nAnswer with the next JSON action."));
+        }
+        return messages;
+    }
+
+    // ---- proposals ------------------------------------------------------------------------------------------------
+
+    /**
+     * The open proposal {@code proposalId} of the order's chat; an unknown one fails with 404, a confirmed one with
+     * 409. Read through the query path, before the decide or cancel it proposes is sent.
+     */
+    public Mono<Proposal> openProposal(String orderId, String proposalId) {
+        return Mono.fromCallable(() -> {
+            JsonNode chat = read(orderId).get("chat");
+            if (chat != null && chat.isArray()) {
+                for (JsonNode m : chat) {
+                    JsonNode proposal = m.get("proposal");
+                    if (proposal != null && proposalId.equals(proposal.path("id").asString(""))) {
+                        Proposal found = Json.MAPPER.treeToValue(proposal, Proposal.class);
+                        if (!found.open()) {
+                            throw ApiException.conflict("Proposal " + proposalId + " was already confirmed.");
+                        }
+                        return found;
+                    }
+                }
+            }
+            throw ApiException.notFound("Unknown proposal " + proposalId + ".");
+        }).subscribeOn(scheduler);
+    }
+
+    /** Marks the proposal confirmed through the agent, so every socket on the order sees it. */
+    public Mono<CommandReply> confirm(String orderId, String proposalId, Caller caller) {
+        return commands.send(new OrderCommand.ConfirmProposal(orderId, proposalId), caller);
+    }
+
+    // ---- through the agent and the query path ---------------------------------------------------------------------
+
+    private void append(String orderId, Caller caller, ChatMessage message) {
+        CommandReply reply = commands.send(new OrderCommand.AppendChat(orderId, List.of(message)), caller).block();
+        if (reply == null || reply.status() >= 300) {
+            throw refused(reply == null ? 503 : reply.status(), reply == null ? null : reply.body());
+        }
+    }
+
+    private JsonNode read(String orderId) {
+        ResponseEntity<String> response = processor.get(uri -> uri.path(OrderQueries.ORDER).build(orderId)).block();
+        JsonNode body = response == null || response.getBody() == null ? Json.object()
+                : Json.MAPPER.readTree(response.getBody());
+        if (response == null || !response.getStatusCode().is2xxSuccessful()) {
+            throw refused(response == null ? 503 : response.getStatusCode().value(), body);
+        }
+        return body;
+    }
+
+    private static ApiException refused(int status, JsonNode body) {
+        String error = body != null && body.path("error").isString() ? body.get("error").asString()
+                : "The order processor refused the chat";
+        HttpStatus http = HttpStatus.resolve(status);
+        return new ApiException(http == null ? HttpStatus.INTERNAL_SERVER_ERROR : http, ApiError.of(error), Map.of());
+    }
+
+    static String newId() {
+        return UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    }
+
+    @Override
+    public void destroy() {
+        model.ifPresent(m -> {
+            if (m instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    log.debug("Closing the chat model failed", e);
+                }
+            }
+        });
+    }
+}
