@@ -20,7 +20,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -50,6 +53,7 @@ import tools.jackson.databind.JsonNode;
  * <p>Without Chromium on the machine the tests are skipped, except in CI ({@code CI=true}), where they must run.
  */
 @ExtendWith(DashboardBrowserTest.ScreenshotOnFailure.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserTest {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -321,6 +325,36 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void a_chat_proposal_is_confirmed_on_the_page_after_its_undo_window() {
+        String orderId = waitingForApproval();
+        WebDriver browser = signedIn(APPROVER);
+        open(browser, "/orders/" + orderId);
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.id("chat-text"))).sendKeys("please approve this");
+        browser.findElement(By.id("chat-send")).click();
+        By confirm = By.cssSelector("[data-proposal][data-status=open] .confirm-proposal");
+        wait(browser).until(ExpectedConditions.elementToBeClickable(confirm));
+        assertThat(browser.findElement(By.id("chat-log")).getText()).contains("please approve this");
+
+        // undone: nothing is sent, the proposal stays open
+        browser.findElement(confirm).click();
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector(".undo-button"))).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("undo-tray"), "Nothing was sent"));
+        await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
+                .until(() -> read(orderId).get("waits").size() == 1);
+
+        // confirmed: after the undo window the ordinary decide is sent with the proposal's id
+        wait(browser).until(ExpectedConditions.elementToBeClickable(confirm)).click();
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
+        assertThat(read(orderId).get("waits").size()).as("not sent during the undo window").isEqualTo(1);
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-proposal][data-status=confirmed]")));
+        JsonNode decided = await().atMost(WAIT).until(() -> read(orderId),
+                order -> order.get("nodes").get("approval").has("output"));
+        assertThat(decided.get("nodes").get("approval").get("output").get("decision").asString()).isEqualTo("approved");
+        assertThat(decided.get("nodes").get("approval").get("output").get("by").asString()).isEqualTo(APPROVER);
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE) // last, so the pages show the orders the other tests made
     void every_page_renders_for_an_operator_on_a_laptop_and_a_phone() {
         String waiting = waitingForApproval();
         String b2b = start("b2b_order", Map.of("lines", List.of(line("WIDGET-1", 4, null)),
@@ -343,8 +377,20 @@ class DashboardBrowserTest {
         for (Page page : pages) {
             open(browser, page.path());
             wait(browser).until(ExpectedConditions.presenceOfElementLocated(page.ready()));
+            if (page.name().equals("order")) { // with the chat's answer and a proposal to confirm
+                browser.findElement(By.id("chat-text")).sendKeys("approve it");
+                browser.findElement(By.id("chat-send")).click();
+                wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-proposal]")));
+                browser.findElement(By.cssSelector("svg.graph .node[data-node=policy]")).click();
+                wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("node-details"), "Output"));
+            }
             assertThat(browser.findElements(By.cssSelector("[role=alert]"))).as(page.path()).isEmpty();
+            // the whole page, up to a height a reader can take in
+            Number height = (Number) ((JavascriptExecutor) browser).executeScript(
+                    "return document.documentElement.scrollHeight");
+            browser.manage().window().setSize(new Dimension(1280, Math.min(2200, Math.max(800, height.intValue() + 20))));
             pageScreenshot(browser, page.name());
+            browser.manage().window().setSize(new Dimension(1280, 1000));
         }
         browser.manage().window().setSize(new Dimension(375, 812));
         open(browser, "/orders/" + waiting);
