@@ -249,7 +249,7 @@ export function orderPage(main, orderId) {
 
   function proposal(p) {
     const label = p.kind === 'cancel' ? `Cancel the order${p.reason ? ` (${p.reason})` : ''}`
-      : `${p.decision === 'rejected' ? 'Reject' : 'Approve'} ${p.nodeId || 'the approval'}${p.reason ? ` (${p.reason})` : ''}`;
+      : `${p.decision === 'rejected' ? 'Reject' : 'Approve'} “${(state.waits || []).find((w) => w.nodeId === p.nodeId)?.title || p.nodeId || 'the approval'}”`;
     const allowed = p.kind === 'cancel' ? can('operator') : can('approver');
     const status = h('div', { 'aria-live': 'polite' });
     const key = `proposal:${p.id}`;

@@ -7,12 +7,14 @@ import {
 const REFRESH_MS = 5000;
 
 /** Reloads a list every few seconds and when the window regains focus; answers the page's cleanup. */
-function refreshing(load) {
+function refreshing(load, every = () => REFRESH_MS) {
   load();
-  const timer = setInterval(() => { if (!document.hidden) load(); }, REFRESH_MS);
+  let timer;
+  const schedule = () => { timer = setTimeout(() => { if (!document.hidden) load(); schedule(); }, every()); };
+  schedule();
   const onFocus = () => load();
   window.addEventListener('focus', onFocus);
-  return () => { clearInterval(timer); window.removeEventListener('focus', onFocus); };
+  return () => { clearTimeout(timer); window.removeEventListener('focus', onFocus); };
 }
 
 function orderLink(row) {
@@ -176,7 +178,8 @@ export function approvalsPage(main) {
   mount(main, h('h1', {}, 'Approvals'), tabs, h('p', { class: 'muted' },
     'Every decision waits 5 seconds with an Undo button before it is sent.'), list);
   // A refresh must not wipe a row whose decision is in its undo window.
-  return refreshing(() => { if (!deciding.size) load(); });
+  // Decided approvals need every order's state: those filters refresh less often than the pending one.
+  return refreshing(() => { if (!deciding.size) load(); }, () => (filter === 'pending' ? REFRESH_MS : 4 * REFRESH_MS));
 }
 
 // ---- Back office -------------------------------------------------------------------------------------------------

@@ -268,6 +268,45 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void a_person_added_on_the_team_page_signs_in_with_the_password_shown_once() {
+        WebDriver browser = signedIn(OPERATOR);
+        open(browser, "/team");
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("person-email"))).sendKeys("nina@example.com");
+        browser.findElement(By.id("person-name")).sendKeys("Nina New");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("person-role"))).selectByValue("approver");
+        browser.findElement(By.id("add-person")).click();
+        String password = wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("new-password")))
+                .getText();
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-person='nina@example.com']")));
+
+        WebDriver nina = browser();
+        open(nina, "/sign-in");
+        wait(nina).until(ExpectedConditions.visibilityOfElementLocated(By.id("email"))).sendKeys("nina@example.com");
+        nina.findElement(By.id("password")).sendKeys(password);
+        nina.findElement(By.id("sign-in")).click();
+        wait(nina).until(ExpectedConditions.textToBe(By.id("my-role"), "approver"));
+    }
+
+    @Test
+    void a_webhook_subscription_made_on_the_page_shows_its_secret_once_and_can_be_deleted() {
+        WebDriver browser = signedIn(OPERATOR);
+        open(browser, "/webhooks");
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("webhook-url")))
+                .sendKeys("http://localhost:9/browser-hook");
+        browser.findElement(By.cssSelector("input[type=checkbox][value='order.completed']")).click();
+        browser.findElement(By.cssSelector("form button[type=submit]")).click();
+        assertThat(wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("new-secret"))).getText())
+                .startsWith("whsec_");
+        By subscription = By.xpath("//section[@data-subscription][.//strong[text()='http://localhost:9/browser-hook']]");
+        WebElement created = wait(browser).until(ExpectedConditions.presenceOfElementLocated(subscription));
+        assertThat(created.getText()).contains("order.completed").doesNotContain("whsec_");
+        created.findElement(By.xpath(".//button[text()='Deliveries']")).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElement(created, "No deliveries yet."));
+        created.findElement(By.xpath(".//button[text()='Delete']")).click();
+        wait(browser).until(ExpectedConditions.numberOfElementsToBe(subscription, 0));
+    }
+
+    @Test
     void a_viewer_sees_no_decision_buttons_and_a_forced_call_is_refused() {
         String orderId = waitingForApproval();
         WebDriver browser = signedIn(VIEWER);
@@ -389,6 +428,7 @@ class DashboardBrowserTest {
             Number height = (Number) ((JavascriptExecutor) browser).executeScript(
                     "return document.documentElement.scrollHeight");
             browser.manage().window().setSize(new Dimension(1280, Math.min(2200, Math.max(800, height.intValue() + 20))));
+            ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0)");
             pageScreenshot(browser, page.name());
             browser.manage().window().setSize(new Dimension(1280, 1000));
         }
