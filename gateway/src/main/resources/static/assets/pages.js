@@ -53,7 +53,7 @@ export function ordersPage(main) {
         rows.map((o) => h('tr', { 'data-order': o.id },
           h('td', {}, orderLink(o)), h('td', {}, o.title || ''), h('td', {}, o.type.replaceAll('_', ' ')),
           h('td', {}, badge(o.status)), h('td', { class: 'num' }, money(o.total, o.currency)),
-          h('td', {}, o.waitingOn || ''), h('td', {}, timeEl(o.createdAt)))),
+          h('td', {}, h('span', { class: 'wrap' }, o.waitingOn || '')), h('td', {}, timeEl(o.createdAt)))),
         type.value || status.value || q.value ? 'No orders match these filters.' : 'No orders yet. Start one with POST /api/v1/orders.'));
     } catch (e) {
       if (mine === seq) mount(list, errorBox(e));
@@ -168,7 +168,7 @@ export function approvalsPage(main) {
       status) : (r.status === 'pending' ? h('span', { class: 'muted' }, 'Needs the approver role') : '');
     const row = h('tr', { 'data-order': r.orderId, 'data-node': r.nodeId, 'data-status': r.status },
       h('td', {}, orderLink({ id: r.orderId }), h('div', { class: 'muted' }, r.orderTitle || '')),
-      h('td', {}, r.title), h('td', {}, r.assignee || ''), h('td', { class: 'num' }, money(r.amount, r.currency)),
+      h('td', {}, h('span', { class: 'wrap' }, r.title)), h('td', {}, r.assignee || ''), h('td', { class: 'num' }, money(r.amount, r.currency)),
       h('td', {}, badge(r.status, r.status === 'pending' ? 'pending-approval' : '')),
       h('td', {}, r.by || '', r.note ? h('div', { class: 'muted' }, `“${r.note}”`) : ''),
       h('td', {}, timeEl(r.at)), h('td', {}, actions));

@@ -31,6 +31,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -509,8 +510,11 @@ class DashboardBrowserTest {
         browser.get(base + path);
     }
 
+    /** An explicit wait that looks again when the page re-rendered under it (the order page does on every push). */
     private static WebDriverWait wait(WebDriver browser) {
-        return new WebDriverWait(browser, WAIT);
+        WebDriverWait wait = new WebDriverWait(browser, WAIT);
+        wait.ignoring(StaleElementReferenceException.class);
+        return wait;
     }
 
     private static void pageScreenshot(WebDriver browser, String name) {
