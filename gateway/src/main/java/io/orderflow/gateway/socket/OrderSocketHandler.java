@@ -53,7 +53,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>The caller is the principal the security chain authenticated on the upgrade, never anything the browser puts in
  * a message. Every call re-reads a cookie caller's session (rule 6 of Authentication): a lower role applies at once,
  * and an ended session or a disabled person ends the socket with close code 4401. Calls of one socket run one at a
- * time, in the order they arrive.
+ * time, in the order they arrive, except {@code chat}, which runs the ops chat's loop ({@link OpsChat}) beside them.
+ * {@code decide} and {@code cancel} with a {@code proposalId} confirm a chat proposal.
  */
 @Component
 public class OrderSocketHandler implements WebSocketHandler {
@@ -66,6 +67,8 @@ public class OrderSocketHandler implements WebSocketHandler {
     public static final CloseStatus ORDER_NOT_FOUND = new CloseStatus(4404, "Order not found");
     /** Fields a browser might send to claim a principal: the caller comes from the upgrade only. */
     private static final List<String> PRINCIPAL_FIELDS = List.of("principal", "caller");
+    /** Chats of one socket that run at once; more wait their turn (a page sends one at a time anyway). */
+    static final int CHATS_PER_SOCKET = 2;
     /** The chat proposal a decide or cancel confirms. */
     static final String PROPOSAL_ID = "proposalId";
     private static final PathPattern PATTERN = PathPatternParser.defaultInstance.parse(PATH);
@@ -142,7 +145,8 @@ public class OrderSocketHandler implements WebSocketHandler {
         Flux<Out> replies = frames
                 .publish(shared -> Flux.merge(
                         shared.filter(text -> !isChat(text)).concatMap(text -> call(text, orderId, upgrade)),
-                        shared.filter(OrderSocketHandler::isChat).flatMap(text -> call(text, orderId, upgrade))))
+                        shared.filter(OrderSocketHandler::isChat)
+                                .flatMap(text -> call(text, orderId, upgrade), CHATS_PER_SOCKET)))
                 .concatWith(Mono.just(Out.CLIENT_LEFT));
         AtomicReference<CloseStatus> closeWith = new AtomicReference<>(CloseStatus.NORMAL);
         Flux<WebSocketMessage> out = Flux.merge(states, replies)
