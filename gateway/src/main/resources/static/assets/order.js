@@ -102,7 +102,7 @@ export function orderPage(main, orderId) {
         mount(main, h('h1', {}, 'Order not found'), h('p', {}, `There is no order ${orderId}. `, h('a', { href: '/orders' }, 'Back to the orders')));
       } else {
         live.textContent = 'Disconnected';
-        mount(header, h('h1', {}, orderId), h('p', { class: 'error', role: 'alert' },
+        mount(header, h('h1', {}, state?.order?.title || orderId), live, h('p', { class: 'error', role: 'alert' },
           'Your sign-in has ended. ', h('a', { href: location.pathname, onclick: () => location.reload() }, 'Reload the page to sign in again.')));
       }
     },

@@ -343,6 +343,26 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void the_order_page_says_so_when_the_sign_in_has_ended() {
+        String orderId = waitingForApproval();
+        WebDriver browser = signedIn(APPROVER);
+        open(browser, "/orders/" + orderId);
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.id("chat-text")));
+        // signed out elsewhere (another tab of the same browser): the session ends, the open socket does not know yet
+        browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(15));
+        ((JavascriptExecutor) browser).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                fetch('/api/v1/auth/sign-out', { method: 'POST' }).then((r) => done(r.status), () => done(0));""");
+        // the next call on the socket is refused and the socket closes with 4401
+        browser.findElement(By.id("chat-text")).sendKeys("status?");
+        browser.findElement(By.id("chat-send")).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[role=alert]"),
+                "Your sign-in has ended"));
+        assertThat(browser.findElement(By.id("live")).getText()).isEqualTo("Disconnected");
+        assertThat(read(orderId).get("chat").size()).as("nothing was written").isZero();
+    }
+
+    @Test
     void two_browsers_on_one_order_see_each_others_decision() {
         String orderId = waitingForApproval();
         WebDriver approver = signedIn(APPROVER);
