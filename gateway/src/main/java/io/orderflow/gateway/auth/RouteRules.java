@@ -1,8 +1,10 @@
 package io.orderflow.gateway.auth;
 
 import io.orderflow.gateway.caller.Role;
+import io.orderflow.gateway.dashboard.DashboardPages;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.util.pattern.PathPattern;
@@ -18,7 +20,7 @@ public final class RouteRules {
 
     /** What a route needs from its caller. */
     public enum Need {
-        /** Anyone: health, the OpenAPI document, signing in and out. */
+        /** Anyone: health, the OpenAPI document, signing in and out, the dashboard's pages. */
         NONE,
         /** An HMAC signature, checked by the route itself; no other mechanism. */
         SIGNATURE,
@@ -43,7 +45,7 @@ public final class RouteRules {
         }
     }
 
-    public static final List<Rule> RULES = List.of(
+    public static final List<Rule> RULES = Stream.concat(Stream.of(
             rule("GET", "/health", Need.NONE),
             rule("GET", "/api/v1/openapi.json", Need.NONE),
             rule("GET", "/api/v1/flows", Need.VIEWER),
@@ -69,7 +71,11 @@ public final class RouteRules {
             rule("POST", "/api/v1/team/people/{id}/reset-password", Need.OPERATOR),
             rule("GET", "/api/v1/team/tokens", Need.VIEWER),
             rule("POST", "/api/v1/team/tokens", Need.OPERATOR),
-            rule("DELETE", "/api/v1/team/tokens/{id}", Need.OPERATOR));
+            rule("DELETE", "/api/v1/team/tokens/{id}", Need.OPERATOR),
+            // the dashboard's scripts and styles; its pages follow (not in the OpenAPI document). A page needs no
+            // sign-in: it shows the sign-in form when GET /api/v1/auth/me answers 401, and the API guards the data
+            rule("GET", DashboardPages.ASSETS, Need.NONE)),
+            DashboardPages.PAGES.stream().map(page -> rule("GET", page, Need.NONE))).toList();
 
     private RouteRules() {
     }

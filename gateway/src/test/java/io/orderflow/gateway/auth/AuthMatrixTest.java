@@ -53,6 +53,13 @@ class AuthMatrixTest {
     record Probe(String path, String body, int allowed) {
     }
 
+    /** The dashboard's scripts and pages, written here independently of the rule table: public, like health. */
+    private static final List<String> DASHBOARD = List.of("/assets/**", "/", "/sign-in", "/orders", "/orders/{id}",
+            "/approvals", "/back-office", "/webhooks", "/team", "/flows");
+    private static final List<String> UNDOCUMENTED = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of("/api/v1/openapi.json", "/api/v1/orders/{id}/socket"), DASHBOARD.stream())
+            .toList();
+
     private static GatewayDeployment open;
     private static GatewayDeployment closed;
     private static WebTestClient openHttp;
@@ -104,9 +111,12 @@ class AuthMatrixTest {
         List<Rule> routes = documentedRoutes(closedHttp);
         assertThat(RouteRules.RULES).as("rules for routes that are not in the OpenAPI document")
                 .filteredOn(rule -> !routes.contains(rule)).extracting(Rule::path)
-                // the document does not list itself, nor the order socket's WebSocket upgrade (SocketTest covers it)
-                .containsExactly("/api/v1/openapi.json", "/api/v1/orders/{id}/socket");
+                // the document does not list itself, nor the order socket's WebSocket upgrade (SocketTest covers it),
+                // nor the dashboard's assets and pages
+                .containsExactlyElementsOf(UNDOCUMENTED);
         routes.addFirst(RouteRules.of("GET", "/api/v1/openapi.json").orElseThrow());
+        // the dashboard's assets and pages are walked too (the socket's upgrade is SocketTest's)
+        DASHBOARD.forEach(path -> routes.addFirst(RouteRules.of("GET", path).orElseThrow()));
         return Stream.of(
                 dynamicContainer("open deployment", matrix(openHttp, openPrincipals, routes, true)),
                 dynamicContainer("closed deployment (APP_PASSWORD set)",
@@ -144,7 +154,7 @@ class AuthMatrixTest {
     private static Need specNeed(Rule rule) {
         String path = rule.path();
         if (List.of("/health", "/api/v1/openapi.json", "/api/v1/auth/sign-in", "/api/v1/auth/sign-out")
-                .contains(path)) {
+                .contains(path) || DASHBOARD.contains(path)) {
             return Need.NONE;
         }
         if (path.equals("/api/v1/webhooks/events")) {
@@ -180,6 +190,10 @@ class AuthMatrixTest {
         String order = "/api/v1/orders/" + ORDER;
         return switch (rule.method().name() + " " + rule.path()) {
             case "GET /health" -> new Probe("/health", "", 200);
+            case "GET /assets/**" -> new Probe("/assets/app.js", "", 200);
+            case "GET /orders/{id}" -> new Probe("/orders/" + ORDER, "", 200);
+            case "GET /", "GET /sign-in", "GET /orders", "GET /approvals", "GET /back-office", "GET /webhooks",
+                 "GET /team", "GET /flows" -> new Probe(rule.path(), "", 200);
             case "GET /api/v1/openapi.json" -> new Probe("/api/v1/openapi.json", "", 200);
             case "GET /api/v1/flows" -> new Probe("/api/v1/flows", "", 200);
             case "POST /api/v1/orders" -> new Probe("/api/v1/orders", """

@@ -3,6 +3,7 @@ package io.orderflow.gateway.socket;
 import static io.orderflow.gateway.testing.GatewayDeployment.json;
 import static io.orderflow.gateway.testing.GatewayDeployment.post;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.orderflow.gateway.orders.OrderIds;
 import io.orderflow.gateway.testing.FakeProcessor.FakeOrder;
@@ -402,9 +403,19 @@ class ChatTest {
         return headers;
     }
 
+    /**
+     * A new token, made on the mock instance and awaited on both: the live instance learns it from the principals
+     * topic, so using it there at once could race its arrival (a 401 on the upgrade).
+     */
     private static String token(String role) {
         WebTestClient http = WebTestClient.bindToServer().baseUrl(mock.toString()).build();
-        return json(post(http, "/api/v1/team/tokens", PASSWORD, "{\"name\": \"chat-" + UUID.randomUUID()
+        String value = json(post(http, "/api/v1/team/tokens", PASSWORD, "{\"name\": \"chat-" + UUID.randomUUID()
                 + "\", \"role\": \"" + role + "\"}").expectStatus().isCreated()).get("value").asString();
+        for (URI instance : List.of(mock, live)) {
+            WebTestClient client = WebTestClient.bindToServer().baseUrl(instance.toString()).build();
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> client.get().uri("/api/v1/auth/me")
+                    .header(HttpHeaders.AUTHORIZATION, "Bearer " + value).exchange().expectStatus().isOk());
+        }
+        return value;
     }
 }

@@ -1,0 +1,272 @@
+// The order page: live over the order socket (no polling), the flow graph, waits with decisions (5-second undo),
+// events, cancel, node details, the timeline and the ops chat.
+import { h, mount, can, fill, money, time, timeEl, badge, errorBox, field, withUndo, act, TERMINAL } from './lib.js';
+import { drawGraph, legend } from './graph.js';
+
+/** The order socket: pushes of the live state, and calls answered by id. */
+class OrderSocket {
+  constructor(orderId, { onState, onStatus, onEnded }) {
+    this.orderId = orderId;
+    this.handlers = { onState, onStatus, onEnded };
+    this.pending = new Map();
+    this.nextId = 1;
+    this.closed = false;
+    this.retry = 0;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}/api/v1/orders/${encodeURIComponent(this.orderId)}/socket`);
+    this.ws = ws;
+    ws.onopen = () => { this.retry = 0; this.handlers.onStatus(true); };
+    ws.onmessage = (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      if (message.type === 'state') this.handlers.onState(message.state);
+      else if (message.id !== undefined && this.pending.has(message.id)) {
+        const { resolve, reject } = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if ('error' in message) reject(new Error(message.error)); else resolve(message.result);
+      } else if (message.type === 'error') this.handlers.onStatus(false, message.error);
+    };
+    ws.onclose = (event) => {
+      this.pending.forEach(({ reject }) => reject(new Error('The connection closed before the answer came.')));
+      this.pending.clear();
+      if (this.closed) return;
+      if (event.code === 4401 || event.code === 4404 || event.code === 1008) {
+        this.closed = true;
+        this.handlers.onEnded(event.code);
+        return;
+      }
+      this.handlers.onStatus(false);
+      const wait = Math.min(10000, 500 * 2 ** this.retry++);
+      this.timer = setTimeout(() => this.open(), wait);
+    };
+  }
+
+  /** Calls a method of the order's agent; answers its result or throws its error. */
+  call(method, params) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new Error('Not connected to the order. Wait a moment and try again.'));
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close(1000);
+  }
+}
+
+export function orderPage(main, orderId) {
+  let state = null;
+  let selected = null;
+  const undoing = new Set(); // waits and proposals in their undo window: their buttons stay disabled across pushes
+  const notes = new Map(); // what the user typed, kept across re-renders
+  const live = h('span', { class: 'live off', id: 'live', role: 'status' }, 'Connecting…');
+  const header = h('div', {});
+  const summary = h('section', { class: 'panel', 'aria-labelledby': 'summary-h' });
+  const graph = h('section', { class: 'panel', 'aria-labelledby': 'graph-h' });
+  const details = h('section', { class: 'panel', id: 'node-details', 'aria-live': 'polite', 'aria-labelledby': 'details-h' });
+  const waits = h('section', { class: 'panel', id: 'waits', 'aria-labelledby': 'waits-h' });
+  const actions = h('section', { class: 'panel', id: 'order-actions', 'aria-labelledby': 'actions-h' });
+  const timeline = h('section', { class: 'panel', 'aria-labelledby': 'timeline-h' });
+  const chat = h('section', { class: 'panel', id: 'chat', 'aria-labelledby': 'chat-h' });
+  const chatInput = h('input', { id: 'chat-text', type: 'text', maxlength: 4000, autocomplete: 'off', placeholder: 'e.g. why is this order waiting?' });
+  const chatStatus = h('div', { 'aria-live': 'polite' });
+  const chatLog = h('ol', { class: 'chat-log', id: 'chat-log', 'aria-label': 'Ops chat messages' });
+  const cancelReason = h('input', { id: 'cancel-reason', type: 'text', placeholder: 'Cancelled by operator' });
+  const cancelStatus = h('div', { 'aria-live': 'polite' });
+
+  mount(main, h('p', {}, h('a', { href: '/orders' }, '← Orders')), header,
+    h('div', { class: 'grid2' },
+      h('div', {}, graph, details, timeline),
+      h('div', {}, summary, waits, actions, chat)));
+  mount(header, h('h1', {}, orderId), live);
+
+  const socket = new OrderSocket(orderId, {
+    onState: (next) => { state = next; draw(); },
+    onStatus: (connected, error) => {
+      live.className = `live ${connected ? 'on' : 'off'}`;
+      live.textContent = connected ? 'Live' : (error || 'Reconnecting…');
+    },
+    onEnded: (code) => {
+      live.className = 'live off';
+      if (code === 4404) {
+        mount(main, h('h1', {}, 'Order not found'), h('p', {}, `There is no order ${orderId}. `, h('a', { href: '/orders' }, 'Back to the orders')));
+      } else {
+        live.textContent = 'Disconnected';
+        mount(header, h('h1', {}, state?.order?.title || orderId), live, h('p', { class: 'error', role: 'alert' },
+          'Your sign-in has ended. ', h('a', { href: location.pathname, onclick: () => location.reload() }, 'Reload the page to sign in again.')));
+      }
+    },
+  });
+
+  function draw() {
+    const order = state.order || {};
+    const ended = TERMINAL.includes(state.status);
+    mount(header, h('h1', {}, order.title || state.orderId), h('p', { class: 'row' },
+      h('span', { class: 'muted' }, state.orderId), h('span', { id: 'order-status', 'data-status': state.status }, badge(state.status)),
+      state.reason ? h('span', { id: 'order-reason' }, state.reason) : null, live));
+
+    mount(summary, h('h2', { id: 'summary-h' }, 'Order'),
+      h('dl', { class: 'summary' },
+        h('dt', {}, 'Type'), h('dd', {}, (order.type || '').replaceAll('_', ' ')),
+        h('dt', {}, 'Customer'), h('dd', {}, order.customerId || '—'),
+        h('dt', {}, 'Flow'), h('dd', {}, `${state.flow?.flowId || ''} v${state.flow?.version ?? ''}`),
+        h('dt', {}, 'Subtotal'), h('dd', {}, money(order.subtotal, order.currency)),
+        h('dt', {}, 'Tax'), h('dd', {}, money(order.tax, order.currency)),
+        h('dt', {}, 'Total'), h('dd', { id: 'order-total' }, h('strong', {}, money(order.total, order.currency)))),
+      order.lines?.length ? h('div', { class: 'table-wrap' }, h('table', {},
+        h('thead', {}, h('tr', {}, ['SKU', 'Item', 'Qty', 'Unit price'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, order.lines.map((l) => h('tr', {}, h('td', {}, l.sku), h('td', {}, l.name || ''),
+          h('td', { class: 'num' }, String(l.qty)), h('td', { class: 'num' }, money(l.unitPrice, order.currency))))))) : null,
+      state.rollback ? h('p', {}, `Rollback: ${state.rollback.outcome}${state.rollback.error ? ` — ${state.rollback.error}` : ''}`) : null);
+
+    mount(graph, h('h2', { id: 'graph-h' }, 'Flow'), h('div', { class: 'graph-wrap' },
+      drawGraph(state, selected, (id) => { selected = id; draw(); document.querySelector(`[data-node="${CSS.escape(id)}"]`)?.focus(); })), legend());
+
+    drawDetails();
+    drawWaits(ended);
+
+    mount(actions, h('h2', { id: 'actions-h' }, 'Cancel'),
+      ended ? h('p', { class: 'muted' }, `The order has ended (${state.status.replace('_', ' ')}).`)
+        : can('operator') ? h('form', {
+          class: 'row', onsubmit: (e) => {
+            e.preventDefault();
+            act(e.submitter, cancelStatus, async () => {
+              const result = await socket.call('cancel', cancelReason.value.trim() ? { reason: cancelReason.value.trim() } : {});
+              mount(cancelStatus, result?.ok === false ? 'The order had already ended.' : 'Cancelled.');
+            });
+          },
+        }, field('Reason', cancelReason), h('button', { type: 'submit', class: 'danger', id: 'cancel-order' }, 'Cancel order'), cancelStatus)
+          : h('p', { class: 'muted' }, 'Cancelling needs the operator role.'));
+
+    mount(timeline, h('h2', { id: 'timeline-h' }, 'Timeline'),
+      state.timeline?.length ? h('ol', { class: 'timeline', id: 'timeline' }, [...state.timeline].reverse().map((t) =>
+        h('li', {}, timeEl(t.at), t.message, t.nodeId ? h('span', { class: 'muted' }, ` · ${t.nodeId}`) : ''))) : h('p', { class: 'empty' }, 'Nothing has happened yet.'));
+
+    drawChat();
+  }
+
+  function drawDetails() {
+    const node = selected && state.flow?.graph?.nodes?.find((n) => n.id === selected);
+    if (!node) {
+      mount(details, h('h2', { id: 'details-h' }, 'Node details'), h('p', { class: 'muted' }, 'Select a node of the flow to see its runs, output and error.'));
+      return;
+    }
+    const live = state.nodes?.[node.id] || {};
+    mount(details, h('h2', { id: 'details-h' }, `Node: ${fill(node.title || node.id, state)}`),
+      h('dl', { class: 'summary' },
+        h('dt', {}, 'Id'), h('dd', {}, node.id), h('dt', {}, 'Type'), h('dd', {}, node.type),
+        h('dt', {}, 'Status'), h('dd', { id: 'node-status' }, badge(live.status || 'pending')),
+        live.summary ? [h('dt', {}, 'Summary'), h('dd', {}, live.summary)] : null,
+        live.branches?.length ? [h('dt', {}, 'Branch'), h('dd', {}, live.branches.join(', '))] : null,
+        h('dt', {}, 'Started'), h('dd', {}, time(live.startedAt)), h('dt', {}, 'Ended'), h('dd', {}, time(live.endedAt))),
+      h('h3', {}, 'Runs'),
+      live.runs?.length ? h('ol', {}, live.runs.map((r) => h('li', {}, `${time(r.startedAt)} → ${time(r.endedAt)} (${r.durationMs} ms)`)))
+        : h('p', { class: 'muted' }, 'No runs.'),
+      live.error ? [h('h3', {}, 'Error'), h('pre', { class: 'error' }, live.error)] : null,
+      live.output != null ? [h('h3', {}, 'Output'), h('pre', {}, JSON.stringify(live.output, null, 2))] : null);
+  }
+
+  function drawWaits(ended) {
+    const open = state.waits || [];
+    mount(waits, h('h2', { id: 'waits-h' }, 'Open waits'), open.length ? open.map((w) => {
+      const key = `${w.kind}:${w.nodeId}`;
+      const status = h('div', { 'aria-live': 'polite' });
+      const busy = undoing.has(key);
+      let controls = null;
+      if (w.kind === 'approval') {
+        if (can('approver')) {
+          const note = h('input', { type: 'text', class: 'note', id: `note-${w.nodeId}`, value: notes.get(w.nodeId) || '' });
+          note.addEventListener('input', () => notes.set(w.nodeId, note.value));
+          const decide = (decision) => async (e) => {
+            undoing.add(key);
+            draw();
+            await act(null, status, async () => {
+              const params = { nodeId: w.nodeId, decision };
+              const text = (notes.get(w.nodeId) || '').trim();
+              if (text) params.note = text;
+              const sent = await withUndo(`${decision === 'approved' ? 'Approve' : 'Reject'} “${w.title}”`, () => socket.call('decide', params));
+              if (sent) notes.delete(w.nodeId);
+            }).finally(() => { undoing.delete(key); if (state) draw(); });
+          };
+          controls = h('div', {}, field('Note (optional)', note), h('div', { class: 'row' },
+            h('button', { type: 'button', class: 'ok approve', disabled: busy, onclick: decide('approved') }, 'Approve'),
+            h('button', { type: 'button', class: 'danger reject', disabled: busy, onclick: decide('rejected') }, 'Reject')));
+        } else {
+          controls = h('p', { class: 'muted' }, 'Deciding needs the approver role.');
+        }
+      } else if (can('operator')) {
+        controls = h('button', {
+          type: 'button', class: 'deliver', onclick: (e) => act(e.currentTarget, status, async () => {
+            const result = await socket.call('deliver', { event: w.event, payload: { source: 'dashboard', amount: state.order?.total } });
+            mount(status, result?.delivered ? `Delivered to ${result.nodeId}.` : 'Nobody was waiting any more.');
+          }),
+        }, `Deliver ${w.event}`);
+      } else {
+        controls = h('p', { class: 'muted' }, 'Delivering events needs the operator role.');
+      }
+      return h('div', { class: 'wait', 'data-wait': w.nodeId, 'data-kind': w.kind },
+        h('strong', {}, w.title || w.event), h('div', { class: 'muted' },
+          w.kind === 'approval' ? `Approval for ${w.assignee || 'manager'}` : `Waiting for ${w.event}`,
+          w.amount != null ? ` · ${money(w.amount, state.order?.currency)}` : '',
+          ` · since ${time(w.since)}`, w.deadline ? ` · deadline ${time(w.deadline)}` : ''),
+        controls, status);
+    }) : h('p', { class: 'empty', id: 'no-waits' }, ended ? 'The order has ended.' : 'Nothing is waiting.'));
+  }
+
+  function drawChat() {
+    const messages = state.chat || [];
+    mount(chatLog, messages.length ? messages.map((m) => h('li', { class: m.role, 'data-role': m.role },
+      h('div', { class: 'muted' }, `${m.role === 'user' ? (m.by || 'You') : m.role === 'tool' ? `Tool ${m.tool || ''}` : 'Assistant'} · ${time(m.at)}`),
+      h('div', {}, m.text || ''),
+      m.proposal ? proposal(m.proposal) : null)) : h('li', { class: 'muted' }, 'Ask about this order: its status, what it waits for, or to approve, reject or cancel it (you confirm every proposal).'));
+    if (!chat.contains(chatLog)) {
+      mount(chat, h('h2', { id: 'chat-h' }, 'Ops chat'), chatLog, h('form', {
+        class: 'row', onsubmit: (e) => {
+          e.preventDefault();
+          const text = chatInput.value.trim();
+          if (!text) return;
+          act(e.submitter, chatStatus, async () => {
+            mount(chatStatus, h('span', { class: 'muted' }, 'Thinking…'));
+            await socket.call('chat', { text });
+            chatInput.value = '';
+            mount(chatStatus);
+          });
+        },
+      }, field('Message', chatInput), h('button', { type: 'submit', id: 'chat-send' }, 'Send'), chatStatus));
+    }
+    chatLog.scrollTop = chatLog.scrollHeight;
+  }
+
+  function proposal(p) {
+    const label = p.kind === 'cancel' ? `Cancel the order${p.reason ? ` (${p.reason})` : ''}`
+      : `${p.decision === 'rejected' ? 'Reject' : 'Approve'} “${(state.waits || []).find((w) => w.nodeId === p.nodeId)?.title || p.nodeId || 'the approval'}”`;
+    const allowed = p.kind === 'cancel' ? can('operator') : can('approver');
+    const status = h('div', { 'aria-live': 'polite' });
+    const key = `proposal:${p.id}`;
+    const confirm = async () => {
+      undoing.add(key);
+      draw();
+      await act(null, status, () => withUndo(label, () => (p.kind === 'cancel'
+        ? socket.call('cancel', { ...(p.reason ? { reason: p.reason } : {}), proposalId: p.id })
+        : socket.call('decide', { nodeId: p.nodeId, decision: p.decision, ...(p.reason ? { note: p.reason } : {}), proposalId: p.id }))))
+        .finally(() => { undoing.delete(key); if (state) draw(); });
+    };
+    return h('div', { class: 'proposal', 'data-proposal': p.id, 'data-status': p.status },
+      h('strong', {}, 'Proposal: '), label, ' ', badge(p.status === 'open' ? 'open' : p.status, p.status === 'open' ? 'waiting' : 'completed'),
+      p.status === 'open' && allowed ? h('div', {}, h('button', {
+        type: 'button', class: 'ok confirm-proposal', disabled: undoing.has(key), onclick: confirm,
+      }, 'Confirm'), status) : p.status === 'open' ? h('p', { class: 'muted' }, `Confirming needs the ${p.kind === 'cancel' ? 'operator' : 'approver'} role.`) : null);
+  }
+
+  return () => socket.close();
+}

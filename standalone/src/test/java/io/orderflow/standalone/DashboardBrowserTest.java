@@ -1,0 +1,572 @@
+package io.orderflow.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.kafka.testing.TestKafka;
+import io.orderflow.schemas.json.Json;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The dashboard in a real browser: the system's Chromium, driven by its chromedriver through Selenium, against one
+ * standalone system with a shared password and three people (operator, approver, viewer). Each test opens fresh
+ * browsers (so fresh sessions) and works on orders of its own. A failing test leaves a screenshot of each of its
+ * browsers in {@code target/screenshots/}; the page tour leaves one of each page in {@code target/page-screenshots/}.
+ *
+ * <p>Without Chromium on the machine the tests are skipped, except in CI ({@code CI=true}), where they must run.
+ */
+@ExtendWith(DashboardBrowserTest.ScreenshotOnFailure.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DashboardBrowserTest {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final String PASSWORD = "browser-shared-password";
+    private static final String PEOPLE_PASSWORD = "correct horse battery staple";
+    private static final String OPERATOR = "olga@example.com";
+    private static final String APPROVER = "arne@example.com";
+    private static final String VIEWER = "vera@example.com";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private static StandaloneSystem system;
+    private static WebTestClient http;
+    private static String base;
+    /** The browsers of the running test, screenshotted on failure and closed after it. */
+    private static final List<WebDriver> browsers = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        Assumptions.assumeTrue(installed || ci, "Chromium is not installed (/usr/bin/chromium, /usr/bin/chromedriver): "
+                + "the dashboard's browser tests are skipped. apt-get install chromium chromium-driver to run them");
+        // The services read settings from the environment or, as here, from system properties.
+        System.setProperty("APP_PASSWORD", PASSWORD);
+        System.setProperty("AI_MODE", "mock");
+        try {
+            system = StandaloneSystem.start(new StandaloneSettings(0, TestKafka.uniqueStateDir("dashboard-browser"),
+                    Optional.empty(), 0));
+        } finally {
+            System.clearProperty("APP_PASSWORD");
+            System.clearProperty("AI_MODE");
+        }
+        base = "http://localhost:" + system.gatewayPort();
+        http = WebTestClient.bindToServer().baseUrl(base).responseTimeout(Duration.ofSeconds(15))
+                .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + PASSWORD).build();
+        await().atMost(WAIT).untilAsserted(() -> http.get().uri("/api/v1/flows").exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.flows.length()").isEqualTo(5));
+        addPerson(OPERATOR, "Olga Operator", "operator");
+        addPerson(APPROVER, "Arne Approver", "approver");
+        addPerson(VIEWER, "Vera Viewer", "viewer");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (system != null) {
+            system.close();
+        }
+    }
+
+    @AfterEach
+    void closeBrowsers() {
+        browsers.forEach(WebDriver::quit);
+        browsers.clear();
+    }
+
+    // ---- the tests ------------------------------------------------------------------------------------------------
+
+    @Test
+    void signs_in_and_out_and_shows_who_is_signed_in() {
+        WebDriver browser = browser();
+        browser.get(base + "/orders");
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("password")));
+        assertThat(browser.getCurrentUrl()).endsWith("/sign-in");
+
+        browser.findElement(By.id("email")).sendKeys(OPERATOR);
+        browser.findElement(By.id("password")).sendKeys("wrong password");
+        browser.findElement(By.id("sign-in")).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[role=alert]"),
+                "Wrong email or password"));
+
+        browser.findElement(By.id("password")).clear();
+        browser.findElement(By.id("password")).sendKeys(PEOPLE_PASSWORD);
+        browser.findElement(By.id("sign-in")).click();
+        wait(browser).until(ExpectedConditions.textToBe(By.id("my-role"), "operator"));
+        assertThat(browser.findElement(By.id("who-am-i")).getText()).contains("Olga Operator");
+        assertThat(browser.getCurrentUrl()).endsWith("/orders");
+
+        browser.findElement(By.id("sign-out")).click();
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("password")));
+        browser.get(base + "/team");
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("password")));
+
+        // the shared password alone signs in as the break-glass operator
+        browser.findElement(By.id("password")).sendKeys(PASSWORD);
+        browser.findElement(By.id("sign-in")).click();
+        wait(browser).until(ExpectedConditions.textToBe(By.id("my-role"), "operator"));
+        assertThat(browser.findElement(By.id("who-am-i")).getText()).contains("Shared password");
+        assertThat(browser.getCurrentUrl()).as("back to the page asked for").endsWith("/team");
+    }
+
+    @Test
+    void an_order_started_by_the_api_completes_on_its_page_without_a_reload() {
+        WebDriver browser = signedIn(OPERATOR);
+        String orderId = start("storefront_order", Map.of("lines", List.of(line("TSHIRT-RED-M", 2, 19.5)),
+                "meta", Map.of("shipTo", "1 Main Street, Springfield")));
+        open(browser, "/orders/" + orderId);
+        ((JavascriptExecutor) browser).executeScript("window.sameDocument = 'yes'");
+
+        wait(browser).until(ExpectedConditions.attributeToBe(By.id("order-status"), "data-status", "completed"));
+        assertThat(((JavascriptExecutor) browser).executeScript("return window.sameDocument")).isEqualTo("yes");
+        assertThat(browser.findElement(By.id("live")).getText()).isEqualTo("Live");
+        assertThat(browser.findElement(By.id("order-total")).getText()).isEqualTo("$42.12");
+        assertThat(browser.findElements(By.cssSelector("svg.graph .node[data-status=succeeded]"))).hasSizeGreaterThan(5);
+        assertThat(browser.findElements(By.cssSelector("svg.graph .edge.active"))).isNotEmpty();
+        assertThat(browser.findElement(By.id("timeline")).getText()).contains("Order completed");
+
+        // a node's details: runs and output
+        browser.findElement(By.cssSelector("svg.graph .node[data-node=charge]")).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("node-details"), "Runs"));
+        assertThat(browser.findElement(By.id("node-status")).getText()).isEqualTo("succeeded");
+        assertThat(browser.findElement(By.id("node-details")).getText()).contains("ms)", "Output");
+
+        // and the orders list links to it
+        open(browser, "/orders?q=" + orderId);
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-order='" + orderId + "']")));
+        assertThat(browser.findElement(By.id("status-counts")).getText()).contains("completed");
+    }
+
+    @Test
+    void an_approval_from_the_inbox_waits_five_seconds_can_be_undone_and_then_goes_through() {
+        String orderId = waitingForApproval();
+        WebDriver browser = signedIn(APPROVER);
+        open(browser, "/approvals");
+        By approve = By.cssSelector("tr[data-order='" + orderId + "'] button.approve");
+        wait(browser).until(ExpectedConditions.elementToBeClickable(approve)).click();
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector(".undo-button"))).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("undo-tray"), "Nothing was sent"));
+        // past the undo window, nothing was sent: the order still waits for its approval
+        await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
+                .until(() -> read(orderId).get("waits").size() == 1);
+
+        browser.findElement(By.cssSelector("tr[data-order='" + orderId + "'] input.note")).sendKeys("within budget");
+        wait(browser).until(ExpectedConditions.elementToBeClickable(approve)).click();
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
+        assertThat(read(orderId).get("waits").size()).as("not sent during the undo window").isEqualTo(1);
+        await().atMost(WAIT).until(() -> read(orderId).get("status").asString().equals("completed"));
+        JsonNode decision = read(orderId).get("nodes").get("approval").get("output");
+        assertThat(decision.get("decision").asString()).isEqualTo("approved");
+        assertThat(decision.get("by").asString()).isEqualTo(APPROVER);
+        assertThat(decision.get("note").asString()).isEqualTo("within budget");
+
+        browser.findElement(By.cssSelector("[data-filter=approved]")).click();
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("tr[data-order='" + orderId + "'][data-status=approved]")));
+    }
+
+    @Test
+    void the_back_office_delivers_an_event_to_a_waiting_order() {
+        String orderId = start("b2b_order", Map.of("lines", List.of(line("WIDGET-1", 4, null)),
+                "meta", Map.of("shipTo", "9 Quay Street, Galway")));
+        await().atMost(WAIT).until(() -> read(orderId).get("waits").size() == 1);
+        WebDriver browser = signedIn(OPERATOR);
+        open(browser, "/back-office");
+        By deliver = By.cssSelector("tr[data-order='" + orderId + "'] button.deliver");
+        wait(browser).until(ExpectedConditions.elementToBeClickable(deliver)).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector("tr[data-order='" + orderId + "']"), "Delivered to await_payment"));
+        JsonNode state = await().atMost(WAIT).until(() -> read(orderId),
+                order -> order.get("vars").has("payment_received"));
+        assertThat(state.get("vars").get("payment_received").get("source").asString()).isEqualTo("back-office");
+    }
+
+    @Test
+    void the_order_page_delivers_an_event_with_the_order_total_and_cancels_with_a_reason() {
+        String b2b = start("b2b_order", Map.of("lines", List.of(line("WIDGET-1", 4, null)),
+                "meta", Map.of("shipTo", "9 Quay Street, Galway")));
+        await().atMost(WAIT).until(() -> read(b2b).get("waits").size() == 1);
+        WebDriver browser = signedIn(OPERATOR);
+        open(browser, "/orders/" + b2b);
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-wait=await_payment] .deliver")))
+                .click();
+        JsonNode paid = await().atMost(WAIT).until(() -> read(b2b), order -> order.get("vars").has("payment_received"));
+        JsonNode payload = paid.get("vars").get("payment_received");
+        assertThat(payload.get("source").asString()).isEqualTo("dashboard");
+        assertThat(payload.get("amount").decimalValue()).isEqualByComparingTo(paid.get("order").get("total").decimalValue());
+
+        String orderId = waitingForApproval();
+        open(browser, "/orders/" + orderId);
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("cancel-reason")))
+                .sendKeys("Duplicate request");
+        browser.findElement(By.id("cancel-order")).click();
+        wait(browser).until(ExpectedConditions.attributeToBe(By.id("order-status"), "data-status", "cancelled"));
+        assertThat(browser.findElement(By.id("order-reason")).getText()).contains("Duplicate request");
+        assertThat(browser.findElements(By.id("cancel-order"))).isEmpty();
+        assertThat(read(orderId).get("reason").asString()).contains("Duplicate request");
+    }
+
+    @Test
+    void a_token_made_on_the_team_page_works_on_the_api() {
+        WebDriver browser = signedIn(OPERATOR);
+        open(browser, "/team");
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-person='" + VIEWER + "']")));
+        browser.findElement(By.id("token-name")).sendKeys("browser-reader");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("token-role"))).selectByValue("viewer");
+        browser.findElement(By.id("create-token")).click();
+        String token = wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("new-token-value")))
+                .getText();
+        assertThat(token).startsWith("owf_");
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-token=browser-reader]")));
+
+        WebTestClient withToken = WebTestClient.bindToServer().baseUrl(base).responseTimeout(Duration.ofSeconds(15))
+                .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token).build();
+        withToken.get().uri("/api/v1/orders").exchange().expectStatus().isOk();
+        withToken.post().uri("/api/v1/orders/ord_0000000000000000000000/cancel").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{}").exchange().expectStatus().isForbidden();
+
+        // revoked on the page, refused by the API
+        browser.findElement(By.cssSelector("tr[data-token=browser-reader] button.danger")).click();
+        await().atMost(WAIT).untilAsserted(() -> withToken.get().uri("/api/v1/orders").exchange()
+                .expectStatus().isUnauthorized());
+    }
+
+    @Test
+    void a_person_added_on_the_team_page_signs_in_with_the_password_shown_once() {
+        WebDriver browser = signedIn(OPERATOR);
+        open(browser, "/team");
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("person-email"))).sendKeys("nina@example.com");
+        browser.findElement(By.id("person-name")).sendKeys("Nina New");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("person-role"))).selectByValue("approver");
+        browser.findElement(By.id("add-person")).click();
+        String password = wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("new-password")))
+                .getText();
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-person='nina@example.com']")));
+
+        WebDriver nina = browser();
+        open(nina, "/sign-in");
+        wait(nina).until(ExpectedConditions.visibilityOfElementLocated(By.id("email"))).sendKeys("nina@example.com");
+        nina.findElement(By.id("password")).sendKeys(password);
+        nina.findElement(By.id("sign-in")).click();
+        wait(nina).until(ExpectedConditions.textToBe(By.id("my-role"), "approver"));
+    }
+
+    @Test
+    void a_webhook_subscription_made_on_the_page_shows_its_secret_once_and_can_be_deleted() {
+        WebDriver browser = signedIn(OPERATOR);
+        open(browser, "/webhooks");
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("webhook-url")))
+                .sendKeys("http://localhost:9/browser-hook");
+        browser.findElement(By.cssSelector("input[type=checkbox][value='order.completed']")).click();
+        browser.findElement(By.cssSelector("form button[type=submit]")).click();
+        assertThat(wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("new-secret"))).getText())
+                .startsWith("whsec_");
+        By subscription = By.xpath("//section[@data-subscription][.//strong[text()='http://localhost:9/browser-hook']]");
+        WebElement created = wait(browser).until(ExpectedConditions.presenceOfElementLocated(subscription));
+        assertThat(created.getText()).contains("order.completed").doesNotContain("whsec_");
+        created.findElement(By.xpath(".//button[text()='Deliveries']")).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElement(created, "No deliveries yet."));
+        created.findElement(By.xpath(".//button[text()='Delete']")).click();
+        wait(browser).until(ExpectedConditions.numberOfElementsToBe(subscription, 0));
+    }
+
+    @Test
+    void a_viewer_sees_no_decision_buttons_and_a_forced_call_is_refused() {
+        String orderId = waitingForApproval();
+        WebDriver browser = signedIn(VIEWER);
+        open(browser, "/orders/" + orderId);
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("waits"),
+                "Deciding needs the approver role"));
+        assertThat(browser.findElements(By.cssSelector("button.approve, button.reject, #cancel-order, button.deliver")))
+                .isEmpty();
+        open(browser, "/approvals");
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-order='" + orderId + "']")));
+        assertThat(browser.findElements(By.cssSelector("button.approve"))).isEmpty();
+        open(browser, "/team");
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-person='" + VIEWER + "']")));
+        assertThat(browser.findElements(By.id("create-token"))).isEmpty();
+
+        JavascriptExecutor js = (JavascriptExecutor) browser;
+        browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(15));
+        Object socketAnswer = js.executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                const ws = new WebSocket(`ws://${location.host}/api/v1/orders/${arguments[0]}/socket`);
+                ws.onmessage = (m) => { const d = JSON.parse(m.data); if (d.id === 7) { ws.close(); done(d.error || 'sent'); } };
+                ws.onopen = () => ws.send(JSON.stringify({ id: 7, method: 'decide',
+                    params: { nodeId: 'approval', decision: 'approved' } }));
+                ws.onerror = () => done('socket failed');""", orderId);
+        assertThat(socketAnswer).isEqualTo("This needs the Approver role.");
+        Object restAnswer = js.executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                fetch(`/api/v1/orders/${arguments[0]}/approvals/approval`, { method: 'POST',
+                    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ decision: 'approved' }) })
+                  .then((r) => done(r.status), () => done('fetch failed'));""", orderId);
+        assertThat(((Number) restAnswer).intValue()).isEqualTo(403);
+        assertThat(read(orderId).get("waits").size()).isEqualTo(1);
+    }
+
+    @Test
+    void the_order_page_says_so_when_the_sign_in_has_ended() {
+        String orderId = waitingForApproval();
+        WebDriver browser = signedIn(APPROVER);
+        open(browser, "/orders/" + orderId);
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.id("chat-text")));
+        // signed out elsewhere (another tab of the same browser): the session ends, the open socket does not know yet
+        browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(15));
+        ((JavascriptExecutor) browser).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                fetch('/api/v1/auth/sign-out', { method: 'POST' }).then((r) => done(r.status), () => done(0));""");
+        // the next call on the socket is refused and the socket closes with 4401
+        browser.findElement(By.id("chat-text")).sendKeys("status?");
+        browser.findElement(By.id("chat-send")).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[role=alert]"),
+                "Your sign-in has ended"));
+        assertThat(browser.findElement(By.id("live")).getText()).isEqualTo("Disconnected");
+        assertThat(read(orderId).get("chat").size()).as("nothing was written").isZero();
+    }
+
+    @Test
+    void two_browsers_on_one_order_see_each_others_decision() {
+        String orderId = waitingForApproval();
+        WebDriver approver = signedIn(APPROVER);
+        WebDriver operator = signedIn(OPERATOR);
+        open(approver, "/orders/" + orderId);
+        open(operator, "/orders/" + orderId);
+        for (WebDriver browser : List.of(approver, operator)) {
+            wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-wait=approval] .reject")));
+        }
+        approver.findElement(By.id("note-approval")).sendKeys("not this quarter");
+        approver.findElement(By.cssSelector("[data-wait=approval] .reject")).click();
+        wait(approver).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
+        for (WebDriver browser : List.of(operator, approver)) {
+            wait(browser).until(ExpectedConditions.attributeToBe(By.cssSelector("svg.graph .node[data-node=approval]"),
+                    "data-status", "succeeded"));
+            wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("no-waits")));
+            wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("timeline"), APPROVER));
+        }
+        assertThat(read(orderId).get("nodes").get("approval").get("branches").get(0).asString()).isEqualTo("rejected");
+    }
+
+    @Test
+    void a_chat_proposal_is_confirmed_on_the_page_after_its_undo_window() {
+        String orderId = waitingForApproval();
+        WebDriver browser = signedIn(APPROVER);
+        open(browser, "/orders/" + orderId);
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.id("chat-text"))).sendKeys("please approve this");
+        browser.findElement(By.id("chat-send")).click();
+        By confirm = By.cssSelector("[data-proposal][data-status=open] .confirm-proposal");
+        wait(browser).until(ExpectedConditions.elementToBeClickable(confirm));
+        assertThat(browser.findElement(By.id("chat-log")).getText()).contains("please approve this");
+
+        // undone: nothing is sent, the proposal stays open
+        browser.findElement(confirm).click();
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector(".undo-button"))).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("undo-tray"), "Nothing was sent"));
+        await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
+                .until(() -> read(orderId).get("waits").size() == 1);
+
+        // confirmed: after the undo window the ordinary decide is sent with the proposal's id
+        wait(browser).until(ExpectedConditions.elementToBeClickable(confirm)).click();
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
+        assertThat(read(orderId).get("waits").size()).as("not sent during the undo window").isEqualTo(1);
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-proposal][data-status=confirmed]")));
+        JsonNode decided = await().atMost(WAIT).until(() -> read(orderId),
+                order -> order.get("nodes").get("approval").has("output"));
+        assertThat(decided.get("nodes").get("approval").get("output").get("decision").asString()).isEqualTo("approved");
+        assertThat(decided.get("nodes").get("approval").get("output").get("by").asString()).isEqualTo(APPROVER);
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE) // last, so the pages show the orders the other tests made
+    void every_page_renders_for_an_operator_on_a_laptop_and_a_phone() {
+        String waiting = waitingForApproval();
+        String b2b = start("b2b_order", Map.of("lines", List.of(line("WIDGET-1", 4, null)),
+                "meta", Map.of("shipTo", "9 Quay Street, Galway")));
+        await().atMost(WAIT).until(() -> read(b2b).get("waits").size() == 1);
+        http.post().uri("/api/v1/webhook-subscriptions").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"url\": \"http://localhost:9/hook\", \"events\": [\"order.paid\", \"order.completed\"]}")
+                .exchange().expectStatus().isCreated();
+        WebDriver browser = signedIn(OPERATOR);
+        record Page(String path, String name, By ready) {
+        }
+        List<Page> pages = List.of(
+                new Page("/orders", "orders", By.cssSelector("tr[data-order]")),
+                new Page("/orders/" + waiting, "order", By.cssSelector("[data-wait=approval] .approve")),
+                new Page("/approvals", "approvals", By.cssSelector("tr[data-order='" + waiting + "']")),
+                new Page("/back-office", "back-office", By.cssSelector("tr[data-order='" + b2b + "']")),
+                new Page("/webhooks", "webhooks", By.cssSelector("[data-subscription]")),
+                new Page("/team", "team", By.cssSelector("tr[data-person]")),
+                new Page("/flows", "flows", By.cssSelector("tr[data-flow=b2b_order]")));
+        for (Page page : pages) {
+            open(browser, page.path());
+            wait(browser).until(ExpectedConditions.presenceOfElementLocated(page.ready()));
+            if (page.name().equals("order")) { // with the chat's answer and a proposal to confirm
+                browser.findElement(By.id("chat-text")).sendKeys("approve it");
+                browser.findElement(By.id("chat-send")).click();
+                wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-proposal]")));
+                browser.findElement(By.cssSelector("svg.graph .node[data-node=policy]")).click();
+                wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("node-details"), "Output"));
+            }
+            assertThat(browser.findElements(By.cssSelector("[role=alert]"))).as(page.path()).isEmpty();
+            // the whole page, up to a height a reader can take in
+            Number height = (Number) ((JavascriptExecutor) browser).executeScript(
+                    "return document.documentElement.scrollHeight");
+            browser.manage().window().setSize(new Dimension(1280, Math.min(2200, Math.max(800, height.intValue() + 20))));
+            ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0)");
+            pageScreenshot(browser, page.name());
+            browser.manage().window().setSize(new Dimension(1280, 1000));
+        }
+        browser.manage().window().setSize(new Dimension(375, 812));
+        open(browser, "/orders/" + waiting);
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-wait=approval] .approve")));
+        Number overflow = (Number) ((JavascriptExecutor) browser).executeScript(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
+        assertThat(overflow.intValue()).as("no sideways scrolling at 375 px").isLessThanOrEqualTo(0);
+        pageScreenshot(browser, "order-phone");
+
+        WebDriver signedOut = browser();
+        open(signedOut, "/sign-in");
+        wait(signedOut).until(ExpectedConditions.visibilityOfElementLocated(By.id("password")));
+        pageScreenshot(signedOut, "sign-in");
+    }
+
+    // ---- the system -----------------------------------------------------------------------------------------------
+
+    private static void addPerson(String email, String name, String role) {
+        http.post().uri("/api/v1/team/people").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("email", email, "name", name, "role", role, "password", PEOPLE_PASSWORD))
+                .exchange().expectStatus().isCreated();
+    }
+
+    private static Map<String, Object> line(String sku, int qty, Double unitPrice) {
+        return unitPrice == null ? Map.of("sku", sku, "qty", qty) : Map.of("sku", sku, "qty", qty, "unitPrice", unitPrice);
+    }
+
+    private static String start(String flow, Map<String, Object> input) {
+        Map<String, Object> fullInput = new java.util.HashMap<>(input);
+        fullInput.put("type", flow);
+        fullInput.put("customerId", "cus_browser");
+        return Json.MAPPER.readTree(http.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("flowId", flow, "input", fullInput)).exchange().expectStatus().isCreated()
+                .expectBody().returnResult().getResponseBody()).get("orderId").asString();
+    }
+
+    /** A purchase request over 1,000, waiting at its manager's approval (node "approval"). */
+    private static String waitingForApproval() {
+        String orderId = start("purchase_request", Map.of("lines", List.of(line("LAPTOP-14", 2, null)),
+                "meta", Map.of("shipTo", "HQ, 2nd floor")));
+        await().atMost(WAIT).until(() -> read(orderId).get("waits").size() == 1);
+        return orderId;
+    }
+
+    private static JsonNode read(String orderId) {
+        return Json.MAPPER.readTree(http.get().uri("/api/v1/orders/" + orderId).exchange().expectStatus().isOk()
+                .expectBody().returnResult().getResponseBody());
+    }
+
+    // ---- browsers -------------------------------------------------------------------------------------------------
+
+    /** A new headless Chromium with its own profile (so its own session), from the system's packages. */
+    private static WebDriver browser() {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
+                "--lang=en-US");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
+        WebDriver driver = new ChromeDriver(service, options);
+        browsers.add(driver);
+        return driver;
+    }
+
+    private static WebDriver signedIn(String email) {
+        WebDriver browser = browser();
+        open(browser, "/sign-in");
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("email"))).sendKeys(email);
+        browser.findElement(By.id("password")).sendKeys(PEOPLE_PASSWORD);
+        browser.findElement(By.id("sign-in")).click();
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.id("my-role")));
+        return browser;
+    }
+
+    private static void open(WebDriver browser, String path) {
+        browser.get(base + path);
+    }
+
+    /** An explicit wait that looks again when the page re-rendered under it (the order page does on every push). */
+    private static WebDriverWait wait(WebDriver browser) {
+        WebDriverWait wait = new WebDriverWait(browser, WAIT);
+        wait.ignoring(StaleElementReferenceException.class);
+        return wait;
+    }
+
+    private static void pageScreenshot(WebDriver browser, String name) {
+        save(browser, Path.of("target", "page-screenshots", name + ".png"));
+    }
+
+    private static void save(WebDriver browser, Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.write(file, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A failed test leaves a screenshot of each of its browsers in {@code target/screenshots/}. */
+    static final class ScreenshotOnFailure implements AfterTestExecutionCallback {
+
+        @Override
+        public void afterTestExecution(ExtensionContext context) {
+            if (context.getExecutionException().isEmpty()) {
+                return;
+            }
+            List<WebDriver> open = new ArrayList<>(browsers);
+            for (int i = 0; i < open.size(); i++) {
+                try {
+                    save(open.get(i), Path.of("target", "screenshots",
+                            context.getRequiredTestMethod().getName() + "-" + (i + 1) + ".png"));
+                } catch (RuntimeException e) {
+                    // a browser that died leaves no screenshot; the test's own failure is what matters
+                }
+            }
+        }
+    }
+}
