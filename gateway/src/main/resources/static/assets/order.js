@@ -108,7 +108,19 @@ export function orderPage(main, orderId) {
     },
   });
 
+  /** Re-renders the page from the state; whoever was typing keeps the focus and the caret (a push may come mid-word). */
   function draw() {
+    const focused = document.activeElement?.id && main.contains(document.activeElement) ? document.activeElement : null;
+    const caret = focused && typeof focused.selectionStart === 'number' ? [focused.selectionStart, focused.selectionEnd] : null;
+    render();
+    const again = focused && document.getElementById(focused.id);
+    if (again && again !== document.activeElement) {
+      again.focus({ preventScroll: true });
+      if (caret && typeof again.setSelectionRange === 'function') again.setSelectionRange(...caret);
+    }
+  }
+
+  function render() {
     const order = state.order || {};
     const ended = TERMINAL.includes(state.status);
     mount(header, h('h1', {}, order.title || state.orderId), h('p', { class: 'row' },

@@ -385,6 +385,28 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void a_push_while_someone_types_a_note_keeps_their_text_and_their_focus() {
+        String orderId = waitingForApproval();
+        WebDriver browser = signedIn(APPROVER);
+        open(browser, "/orders/" + orderId);
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.id("note-approval"))).sendKeys("within");
+
+        // another socket on the order chats: every page on it re-renders from the pushed state
+        browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(15));
+        ((JavascriptExecutor) browser).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                const ws = new WebSocket(`ws://${location.host}/api/v1/orders/${arguments[0]}/socket`);
+                ws.onmessage = (m) => { if (JSON.parse(m.data).id === 1) { ws.close(); done(); } };
+                ws.onopen = () => ws.send(JSON.stringify({ id: 1, method: 'chat', params: { text: 'status?' } }));
+                ws.onerror = () => done();""", orderId);
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("chat-log"), "status?"));
+
+        // the keys go wherever the focus is now, as a person's typing would
+        browser.switchTo().activeElement().sendKeys(" budget");
+        assertThat(browser.findElement(By.id("note-approval")).getDomProperty("value")).isEqualTo("within budget");
+    }
+
+    @Test
     void a_chat_proposal_is_confirmed_on_the_page_after_its_undo_window() {
         String orderId = waitingForApproval();
         WebDriver browser = signedIn(APPROVER);
