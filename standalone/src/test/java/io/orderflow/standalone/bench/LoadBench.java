@@ -84,7 +84,11 @@ public final class LoadBench {
             Map<String, Long> before = endOffsets(admin);
             Phase measured = new Phase(options, http, target.url(), completions, options.orders(), "run");
             long rssBefore = target.rssKb();
+            double cpuBefore = target.cpuSeconds();
+            double benchCpuBefore = Target.cpuSeconds(ProcessHandle.current().pid());
             measured.drive(true);
+            double cpu = target.cpuSeconds() - cpuBefore;
+            double benchCpu = Target.cpuSeconds(ProcessHandle.current().pid()) - benchCpuBefore;
             Thread.sleep(500); // let the last commits land before the offsets are read
             Map<String, Long> after = endOffsets(admin);
             long rss = target.rssKb();
@@ -117,6 +121,12 @@ public final class LoadBench {
                             .map(e -> String.format("%s %.1f", e.getKey(), (double) e.getValue() / orders))
                             .collect(Collectors.joining(", ")));
             System.out.printf("system RSS:               %s before the run, %s after%n", mb(rssBefore), mb(rss));
+            if (cpu >= 0) {
+                System.out.printf("system CPU:               %.2f ms per order (%.2f cores busy on average; so %.0f "
+                                + "orders/s would fill %d cores); the benchmark itself used %.2f ms per order%n",
+                        1000 * cpu / orders, cpu / measured.seconds(), Runtime.getRuntime().availableProcessors()
+                                * orders / cpu, Runtime.getRuntime().availableProcessors(), 1000 * benchCpu / orders);
+            }
             double ordersPerSecond = measured.completed.size() / measured.seconds();
             double recordsPerSecond = ordersPerSecond * total / orders;
             if (options.eosRecords() > 0) {

@@ -121,6 +121,22 @@ final class Target implements AutoCloseable {
         return pid > 0 ? LoadBench.rssKb(Path.of("/proc", String.valueOf(pid), "status")) : -1;
     }
 
+    /** CPU time (user and system) the system's process used so far, in seconds; -1 when unknown. */
+    double cpuSeconds() {
+        return pid > 0 ? cpuSeconds(pid) : -1;
+    }
+
+    /** Fields 14 and 15 of {@code /proc/<pid>/stat}, in clock ticks of 1/100 s. */
+    static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     @Override
     public void close() throws Exception {
         if (process != null) {
