@@ -66,6 +66,15 @@ public final class LoadBench {
         BenchOptions options = BenchOptions.parse(args);
         System.out.println("bench: " + options);
         try (Target target = Target.open(options)) {
+            // Ctrl-C stops the system this benchmark started and deletes its data too
+            Thread stop = new Thread(() -> {
+                try {
+                    target.close();
+                } catch (Exception ignored) {
+                    // exiting anyway
+                }
+            });
+            Runtime.getRuntime().addShutdownHook(stop);
             run(options, target);
         }
         System.exit(0);
@@ -105,6 +114,8 @@ public final class LoadBench {
             System.out.println("POST -> completed         " + percentiles(measured.completed));
             System.out.printf("GET /api/v1/orders/:id    %s (sampled at %d/s)%n", percentiles(measured.gets),
                     options.getRate());
+            System.out.printf("GET /api/v1/orders/:id    %s (after the run, one at a time: the read path alone)%n",
+                    percentiles(idleReads(http, target.url(), measured.ids, 300)));
             int orders = Math.max(1, measured.posts.size());
             long total = 0;
             Map<String, Long> perTopic = new LinkedHashMap<>();
@@ -293,6 +304,21 @@ public final class LoadBench {
                 }
             }
         }
+    }
+
+    /** {@code count} reads of measured orders, one after the other, on the idle system. */
+    private static List<Long> idleReads(HttpClient http, String base, List<String> ids, int count) throws Exception {
+        List<Long> took = new java.util.ArrayList<>();
+        for (int i = 0; i < count && !ids.isEmpty(); i++) {
+            String id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
+            long start = System.nanoTime();
+            HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders/" + id))
+                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (read.statusCode() == 200) {
+                took.add(System.nanoTime() - start);
+            }
+        }
+        return took;
     }
 
     record Ended(OrderStatus status, long at) {

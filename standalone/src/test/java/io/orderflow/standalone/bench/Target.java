@@ -138,14 +138,14 @@ final class Target implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        if (process != null) {
+    public synchronized void close() throws Exception {
+        if (process != null && process.isAlive()) {
             process.destroy();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
         }
-        if (ownDataDir && dataDir != null) {
+        if (ownDataDir && dataDir != null && Files.exists(dataDir)) {
             try (Stream<Path> files = Files.walk(dataDir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
