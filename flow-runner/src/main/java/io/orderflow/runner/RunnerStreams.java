@@ -1,5 +1,6 @@
 package io.orderflow.runner;
 
+import io.orderflow.kafka.BoundedRocksDb;
 import io.orderflow.runner.flows.FlowFiles;
 import io.orderflow.runner.flows.FlowPublisher;
 import io.orderflow.runner.run.RunEngine;
@@ -57,6 +58,7 @@ public class RunnerStreams implements SmartLifecycle {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers());
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, s == null ? 50 : s.commitIntervalMs());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,

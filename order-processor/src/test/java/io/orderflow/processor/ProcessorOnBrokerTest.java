@@ -9,6 +9,7 @@ import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.flows.EdgeDefinition;
 import io.orderflow.schemas.flows.FlowDefinition;
+import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.flows.NodeDefinition;
 import io.orderflow.schemas.json.Json;
@@ -60,8 +61,10 @@ import static org.awaitility.Awaitility.await;
 class ProcessorOnBrokerTest {
 
     private static final String REPLY_TO = "gw-" + UUID.randomUUID();
-    private static final FlowVersion FLOW = new FlowVersion("storefront_order", 1, 0,
-            new FlowDefinition("storefront_order", "Storefront order", null, OrderType.STOREFRONT_ORDER,
+    /** Published on {@code flows} before the start: the read shows its whole graph from there. */
+    private static final String FLOW_ID = "storefront_it_" + UUID.randomUUID().toString().substring(0, 8);
+    private static final FlowVersion FLOW = new FlowVersion(FLOW_ID, 1, 0,
+            new FlowDefinition(FLOW_ID, "Storefront order", null, OrderType.STOREFRONT_ORDER,
                     List.of(new NodeDefinition("price", "pricing", "Price", Json.object(), null),
                             new NodeDefinition("end", "end", "Done", Json.object(), null)),
                     List.of(new EdgeDefinition("e1", "price", "end", null))));
@@ -78,6 +81,11 @@ class ProcessorOnBrokerTest {
         applicationId = TestKafka.uniqueApplicationId("processor-it");
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
                 Serdes.String().serializer(), Topics.ORDER_COMMANDS.valueSerde().serializer());
+        try (var flows = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                Topics.FLOWS.keySerde().serializer(), Topics.FLOWS.valueSerde().serializer())) {
+            flows.send(new ProducerRecord<>(Topics.FLOWS.name(), FLOW_ID, new FlowRecord(FLOW_ID, "Storefront order",
+                    null, OrderType.STOREFRONT_ORDER, 1, 0, List.of(FLOW))));
+        }
     }
 
     @AfterAll
@@ -171,6 +179,8 @@ class ProcessorOnBrokerTest {
         assertThat(state.get("status").asString()).isEqualTo("queued");
         assertThat(state.get("generation").asInt()).isEqualTo(1);
         assertThat(state.has("seq")).isFalse();
+        // the stored state keeps a reference to the pinned flow; the read shows its whole graph
+        assertThat(Json.MAPPER.treeToValue(state.get("flow"), FlowVersion.class)).isEqualTo(FLOW);
         assertThat(get(first, "/internal/orders/ord_unknown").statusCode()).isEqualTo(404);
 
         // and an approval wait reported by the run shows in the approvals inbox

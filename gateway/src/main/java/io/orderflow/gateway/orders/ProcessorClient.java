@@ -1,29 +1,54 @@
 package io.orderflow.gateway.orders;
 
 import io.orderflow.gateway.GatewayProperties;
+import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.internal.InternalApi;
+import io.orderflow.schemas.query.LocalQueryApi;
 import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
+import org.springframework.web.util.DefaultUriBuilderFactory;
 import org.springframework.web.util.UriBuilder;
 import reactor.core.publisher.Mono;
 
 /**
  * Interactive queries against the order-processor's internal HTTP API. Any instance answers: it forwards to the
- * owner of an order's key, and scatter-gathers a list across every instance.
+ * owner of an order's key, and scatter-gathers a list across every instance. When the processor named by the URL runs
+ * in this JVM (the standalone system), a read it answers locally ({@link LocalQueryApi}) skips the HTTP hop.
  */
 @Component
 public class ProcessorClient {
 
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final String UNAVAILABLE = "The order processor is not reachable; retry later";
+
     private final InternalApi api;
+    private final String processorUrl;
+    private final DefaultUriBuilderFactory relative = new DefaultUriBuilderFactory();
 
     public ProcessorClient(GatewayProperties settings) {
         this.api = new InternalApi(settings.processorUrl(), "order processor");
+        this.processorUrl = settings.processorUrl();
     }
 
     /** GET on the internal API, answered with the processor's status and JSON body as they are. */
     public Mono<ResponseEntity<String>> get(Function<UriBuilder, URI> uri) {
+        Optional<LocalQueryApi> local = LocalQueryApi.at(processorUrl);
+        if (local.isPresent()) {
+            Optional<CompletionStage<LocalQueryApi.Answer>> answer = local.get().get(uri.apply(relative.builder()));
+            if (answer.isPresent()) {
+                return Mono.fromCompletionStage(answer.get())
+                        .map(a -> ResponseEntity.status(a.status()).contentType(MediaType.APPLICATION_JSON)
+                                .body(a.body()))
+                        .timeout(TIMEOUT)
+                        .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(UNAVAILABLE));
+            }
+        }
         return api.get(uri);
     }
 }

@@ -89,7 +89,8 @@ public final class OrderDecider {
                 Json.object().put("flowId", flow.flowId()).put("version", flow.version()), null);
         JsonNode vars = start.vars() instanceof ObjectNode ? start.vars() : Json.object();
         List<TimelineEntry> timeline = start.source() == null ? List.of(first) : List.of(received(start, now), first);
-        return new OrderState(start.orderId(), OrderStatus.QUEUED, null, orderObject(start, flowName), flow, nodes,
+        return new OrderState(start.orderId(), OrderStatus.QUEUED, null, orderObject(start, flowName),
+                StoredFlow.slim(flow), nodes,
                 edges, List.of(), vars, timeline, List.of(), start.orderId() + ".1", 1, null, 0,
                 start.fingerprint(), 0, now, now, 1);
     }

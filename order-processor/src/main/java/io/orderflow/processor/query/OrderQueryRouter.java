@@ -1,10 +1,13 @@
 package io.orderflow.processor.query;
 
 import io.orderflow.processor.approvals.ApprovalRow;
+import io.orderflow.processor.flows.PinnedFlows;
 import io.orderflow.processor.index.OrderIndex;
 import io.orderflow.processor.order.OrderState;
+import io.orderflow.processor.order.StoredFlow;
 import io.orderflow.processor.streams.OrderAgent;
 import io.orderflow.processor.streams.OrderStreams;
+import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.query.OrderQueries;
@@ -57,10 +60,12 @@ public class OrderQueryRouter {
             .thenComparing(row -> row.path("id").asString(""));
 
     private final OrderStreams orderStreams;
+    private final PinnedFlows flows;
     private final WebClient http = WebClient.create();
 
-    public OrderQueryRouter(OrderStreams orderStreams) {
+    public OrderQueryRouter(OrderStreams orderStreams, PinnedFlows flows) {
         this.orderStreams = orderStreams;
+        this.flows = flows;
     }
 
     /** The order's live state, from this instance or forwarded to the owner of its key. */
@@ -81,9 +86,23 @@ public class OrderQueryRouter {
         }
         return Mono.fromCallable(() -> {
             OrderState state = this.<OrderState>store(streams, OrderAgent.ORDERS).get(orderId);
-            return state == null ? json(HttpStatus.NOT_FOUND, error("Order " + orderId + " not found"))
-                    : json(HttpStatus.OK, OrderView.of(state));
+            return state == null ? json(HttpStatus.NOT_FOUND, error("Order " + orderId + " not found")) : view(state);
         }).onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()));
+    }
+
+    /**
+     * The order's view with its pinned flow's whole graph, from the flows view; a state stored before the graph was
+     * kept as a reference shows its own. 503 while the flows view does not have the version yet (just after start).
+     */
+    private ResponseEntity<String> view(OrderState state) {
+        FlowVersion stored = state.flow();
+        if (!StoredFlow.isSlim(stored)) {
+            return json(HttpStatus.OK, OrderView.of(state));
+        }
+        return flows.version(stored.flowId(), stored.version())
+                .map(flow -> json(HttpStatus.OK, OrderView.of(state, flow)))
+                .orElseGet(() -> json(HttpStatus.SERVICE_UNAVAILABLE,
+                        error("The flows are still loading; retry shortly")));
     }
 
     /** Index rows newest first, filtered by type, status and {@code q}; at most the query's limit. */

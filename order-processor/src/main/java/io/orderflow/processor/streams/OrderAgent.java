@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -55,6 +57,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     public static final String INDEX_SINK = "index-sink";
 
     private static final Logger log = LoggerFactory.getLogger(OrderAgent.class);
+    /** Orders whose last written state a task keeps as an object (see {@code Agent.written}). */
+    static final int WRITTEN_CAP = 1_000;
 
     private final OrderDecider decider;
     private final Applier applier;
@@ -110,9 +114,22 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private KeyValueStore<String, OrderIndexRow> index;
         private KeyValueStore<String, ApprovalRow> approvals;
         private KeyValueStore<String, Due> due;
+        /**
+         * The states this task wrote last, as objects: the next report of an order usually follows within
+         * milliseconds, and reading it back from the store would deserialise the JSON the task just wrote. Only
+         * this processor writes the store, and every write goes through here, so an entry is what the store holds.
+         * A task that fails (an aborted transaction) is closed and initialised again, which empties it.
+         */
+        private final Map<String, OrderState> written = new LinkedHashMap<>(256, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, OrderState> eldest) {
+                return size() > WRITTEN_CAP;
+            }
+        };
 
         @Override
         public void init(ProcessorContext<String, Object> context) {
+            written.clear();
             this.context = context;
             orders = context.getStateStore(ORDERS);
             index = context.getStateStore(INDEX);
@@ -127,7 +144,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             switch (record.value()) {
                 case CommandEnvelope envelope -> {
                     String orderId = envelope.command().orderId();
-                    OrderState state = orders.get(orderId);
+                    OrderState state = read(orderId);
                     Decision decision = decideOrAnswer500(state, envelope, now);
                     carryOut(orderId, state, decision, now);
                     Decision.Reply reply = decision.reply();
@@ -136,13 +153,23 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                             REPLIES);
                 }
                 case RunReport report -> {
-                    OrderState state = orders.get(report.orderId());
+                    OrderState state = read(report.orderId());
                     carryOut(report.orderId(), state, decider.onReport(state, report, now), now);
                 }
                 case null, default -> {
                     // Not ours (a foreign or unreadable record): nothing to do.
                 }
             }
+        }
+
+        private OrderState read(String orderId) {
+            OrderState state = written.get(orderId);
+            return state != null ? state : orders.get(orderId);
+        }
+
+        @Override
+        public void close() {
+            written.clear();
         }
 
         /**
@@ -171,7 +198,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             for (KeyValue<String, Due> entry : ready) {
                 due.delete(entry.key);
                 Due timer = entry.value;
-                OrderState state = orders.get(timer.orderId());
+                OrderState state = read(timer.orderId());
                 carryOut(timer.orderId(), state, decider.onDue(state, timer, now), now);
             }
         }
@@ -185,7 +212,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private void carryOut(String orderId, OrderState before, Decision decision, long now) {
             if (decision.changesState()) {
                 OrderState after = applier.applyAll(before, decision.facts(), now);
+                written.remove(orderId);
                 orders.put(orderId, after);
+                written.put(orderId, after);
                 OrderIndexRow row = OrderIndex.rowOf(after);
                 index.put(OrderIndex.key(after), row);
                 context.forward(new Record<>(orderId, row, now), INDEX_SINK);

@@ -1,5 +1,6 @@
 package io.orderflow.processor.streams;
 
+import io.orderflow.kafka.BoundedRocksDb;
 import io.orderflow.processor.ProcessorProperties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -77,6 +78,7 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir());
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class);
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, host.host() + ":" + host.port());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         // A record the agent cannot process fails (Kafka Streams' default, LogAndFail): skipping it would commit the

@@ -46,7 +46,7 @@ class ListMergeTest {
     @Test
     void askingForMoreThan200RowsAsksTheInstancesFor200() {
         List<Integer> asked = new ArrayList<>();
-        OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(null)) {
+        OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(null), null) {
             @Override
             public Mono<ResponseEntity<String>> orders(OrderQueries.ListQuery query, boolean local) {
                 asked.add(query.limit());

@@ -1,8 +1,11 @@
 package io.orderflow.processor.streams;
 
+import io.orderflow.processor.order.OrderState;
+import io.orderflow.processor.order.StoredFlow;
 import io.orderflow.processor.query.OrderView;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
@@ -50,13 +53,40 @@ class GoldenStateTest {
         agent.command(new OrderCommand.AppendChat(ORDER, List.of(ChatTest.user("msg_1", "approve it"),
                 ChatTest.proposal("msg_2"), ChatTest.assistant("msg_3", "Confirm the approval on the page."))));
 
-        byte[] stored = io.orderflow.schemas.json.JsonSerde.of(io.orderflow.processor.order.OrderState.class)
-                .serializer().serialize("orders", agent.state(ORDER));
+        byte[] stored = JsonSerde.of(OrderState.class).serializer().serialize("orders", agent.state(ORDER));
+        // the pinned flow is stored as a reference with node ids and types; the view adds the whole graph
         assertGolden("order-state.json", Json.MAPPER.readTree(stored));
-        JsonNode view = OrderView.of(agent.state(ORDER));
+        assertThat(StoredFlow.isSlim(agent.state(ORDER).flow())).isTrue();
+        JsonNode view = OrderView.of(agent.state(ORDER), Fixtures.FLOW);
         assertGolden("order-view.json", view);
         assertThat(view.has("seq")).isFalse();
         assertThat(view.has("fingerprint")).isFalse();
+    }
+
+    /** A state stored before the flow was kept as a reference (with the whole graph) still loads and shows the same. */
+    @Test
+    void stateStoredWithTheWholeGraphLoadsAndShowsTheSameView() throws IOException {
+        byte[] old;
+        try (InputStream in = GoldenStateTest.class.getResourceAsStream("/golden/order-state-with-graph.json")) {
+            old = in.readAllBytes();
+        }
+        OrderState state = JsonSerde.of(OrderState.class).deserializer().deserialize("orders", old);
+        assertThat(StoredFlow.isSlim(state.flow())).isFalse();
+        assertThat(state.flow()).isEqualTo(Fixtures.FLOW);
+        assertThat(state.nodeType("sleep")).isEqualTo("control.wait");
+        assertGolden("order-view.json", OrderView.of(state));
+    }
+
+    /** The reference keeps what the agent needs of the graph: each node's type. */
+    @Test
+    void slimFlowKeepsNodeTypes() {
+        agent.command(start(ORDER));
+        OrderState state = agent.state(ORDER);
+        assertThat(state.flow().flowId()).isEqualTo(Fixtures.FLOW.flowId());
+        assertThat(state.flow().version()).isEqualTo(Fixtures.FLOW.version());
+        assertThat(state.nodeType("sleep")).isEqualTo("control.wait");
+        assertThat(state.nodeType("end")).isEqualTo("end");
+        assertThat(state.flow().graph().edges()).isNull();
     }
 
     private static void assertGolden(String name, JsonNode actual) throws IOException {

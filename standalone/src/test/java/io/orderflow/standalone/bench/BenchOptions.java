@@ -1,0 +1,67 @@
+package io.orderflow.standalone.bench;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The benchmark's options, {@code --name=value} (Maven passes {@code -Dbench.name=value} on as these); an empty value
+ * means the default.
+ *
+ * @param orders        measured orders (after the warm-up)
+ * @param warmup        orders before the measurement: JIT, connections, partition leaders
+ * @param concurrency   most orders in flight (POST sent, end not yet seen on order-updates)
+ * @param rate          orders started per second; 0 starts them as fast as the concurrency allows
+ * @param flow          the flow to start (its order type is the flow id, as for the seeded flows)
+ * @param getRate       GET /api/v1/orders/:id per second during the measurement, of recent orders
+ * @param eosRecords    records for the Kafka exactly-once pass-through measurement; 0 skips it
+ * @param jar           the standalone exec jar to start (without {@code url})
+ * @param jvmArgs       the started system's JVM options, space-separated
+ * @param url           a running system's gateway instead of starting one
+ * @param kafka         that system's Kafka bootstrap servers
+ * @param pid           that system's process id, for its RSS
+ * @param port          gateway port of the started system
+ * @param kafkaPort     broker port of the started system
+ * @param dataDir       data directory of the started system; empty: a new one under /tmp, deleted after
+ */
+record BenchOptions(int orders, int warmup, int concurrency, double rate, String flow, int getRate, int eosRecords,
+                    String jar, String jvmArgs, String url, String kafka, long pid, int port, int kafkaPort,
+                    String dataDir, int orderTimeoutSeconds) {
+
+    static final String DEFAULT_JVM_ARGS = "-Xms512m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=50";
+
+    static BenchOptions parse(String[] args) {
+        Map<String, String> given = new LinkedHashMap<>();
+        for (String arg : args) {
+            if (!arg.startsWith("--") || !arg.contains("=")) {
+                throw new IllegalArgumentException("Options are --name=value, not " + arg);
+            }
+            String value = arg.substring(arg.indexOf('=') + 1).strip();
+            if (!value.isEmpty()) {
+                given.put(arg.substring(2, arg.indexOf('=')), value);
+            }
+        }
+        List<String> known = List.of("orders", "warmup", "concurrency", "rate", "flow", "get-rate", "eos-records",
+                "jar", "jvm-args", "url", "kafka", "pid", "port", "kafka-port", "data-dir", "order-timeout");
+        given.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
+            throw new IllegalArgumentException("Unknown option --" + k + " (known: " + known + ")");
+        });
+        return new BenchOptions(
+                Integer.parseInt(given.getOrDefault("orders", "6000")),
+                Integer.parseInt(given.getOrDefault("warmup", "1000")),
+                Integer.parseInt(given.getOrDefault("concurrency", "48")),
+                Double.parseDouble(given.getOrDefault("rate", "0")),
+                given.getOrDefault("flow", "storefront_order"),
+                Integer.parseInt(given.getOrDefault("get-rate", "20")),
+                Integer.parseInt(given.getOrDefault("eos-records", "200000")),
+                given.getOrDefault("jar", "standalone/target/standalone-0.1.0-SNAPSHOT-exec.jar"),
+                given.getOrDefault("jvm-args", DEFAULT_JVM_ARGS),
+                given.get("url"),
+                given.getOrDefault("kafka", "localhost:9092"),
+                Long.parseLong(given.getOrDefault("pid", "-1")),
+                Integer.parseInt(given.getOrDefault("port", "38080")),
+                Integer.parseInt(given.getOrDefault("kafka-port", "39092")),
+                given.get("data-dir"),
+                Integer.parseInt(given.getOrDefault("order-timeout", "120")));
+    }
+}

@@ -1,0 +1,416 @@
+package io.orderflow.standalone.bench;
+
+import io.orderflow.schemas.events.OrderUpdate;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.topics.Topics;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The benchmark command (README, "Performance"): drives storefront orders through a standalone system from outside and
+ * prints what the system does with them. It is a test-scope main, run through Maven:
+ *
+ * <pre>
+ * ./mvnw -B -o -pl standalone -am -Pbench -DskipTests verify [-Dbench.orders=6000 -Dbench.concurrency=48 ...]
+ * </pre>
+ *
+ * Without {@code --url} it starts the system as a child process ({@code java <jvm args> -jar <jar>}, by default the
+ * exec jar this build made) on its own data directory and ports, and stops it at the end; with {@code --url} (plus
+ * {@code --kafka} and, for memory, {@code --pid}) it targets a running one. Completion is seen on the public
+ * {@code order-updates} topic, never by polling an order; GETs are sampled at a fixed rate, as a person watching orders
+ * would read them. Records per order are the growth of every topic's end offsets (transaction markers included) over
+ * the measured orders. Last, the same run measures the machine's Kafka exactly-once pass-through rate: a tiny Kafka
+ * Streams application with {@code exactly_once_v2} that reads, stores and writes records on the same broker.
+ */
+public final class LoadBench {
+
+    private static final Set<OrderStatus> ENDED = Set.of(OrderStatus.COMPLETED, OrderStatus.FAILED,
+            OrderStatus.DECLINED, OrderStatus.CANCELLED, OrderStatus.ROLLED_BACK);
+
+    private LoadBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions options = BenchOptions.parse(args);
+        System.out.println("bench: " + options);
+        try (Target target = Target.open(options)) {
+            // Ctrl-C stops the system this benchmark started and deletes its data too
+            Thread stop = new Thread(() -> {
+                try {
+                    target.close();
+                } catch (Exception ignored) {
+                    // exiting anyway
+                }
+            });
+            Runtime.getRuntime().addShutdownHook(stop);
+            run(options, target);
+        }
+        System.exit(0);
+    }
+
+    private static void run(BenchOptions options, Target target) throws Exception {
+        try (Completions completions = new Completions(target.kafka());
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, target.kafka()))) {
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(4)).build();
+            if (options.warmup() > 0) {
+                System.out.printf("warm-up: %d orders%n", options.warmup());
+                Phase warm = new Phase(options, http, target.url(), completions, options.warmup(), "warmup");
+                warm.drive(false);
+            }
+            Map<String, Long> before = endOffsets(admin);
+            Phase measured = new Phase(options, http, target.url(), completions, options.orders(), "run");
+            long rssBefore = target.rssKb();
+            double cpuBefore = target.cpuSeconds();
+            double benchCpuBefore = Target.cpuSeconds(ProcessHandle.current().pid());
+            measured.drive(true);
+            double cpu = target.cpuSeconds() - cpuBefore;
+            double benchCpu = Target.cpuSeconds(ProcessHandle.current().pid()) - benchCpuBefore;
+            Thread.sleep(500); // let the last commits land before the offsets are read
+            Map<String, Long> after = endOffsets(admin);
+            long rss = target.rssKb();
+
+            System.out.printf("%n=== Order benchmark: %d %s orders, %d in flight, rate %s, %s%n", options.orders(),
+                    options.flow(), options.concurrency(), options.rate() > 0 ? options.rate() + "/s" : "open",
+                    target.describe());
+            System.out.printf("accepted:  %d in %.1f s = %.1f orders/s%n", measured.posts.size(),
+                    measured.acceptSeconds(), measured.posts.size() / measured.acceptSeconds());
+            System.out.printf("completed: %d in %.1f s = %.1f orders/s (other end states %d, failures %s)%n",
+                    measured.completed.size(), measured.seconds(), measured.completed.size() / measured.seconds(),
+                    measured.otherEnd.get(), measured.failures);
+            System.out.println("POST /api/v1/orders       " + percentiles(measured.posts));
+            System.out.println("POST -> completed         " + percentiles(measured.completed));
+            System.out.printf("GET /api/v1/orders/:id    %s (sampled at %d/s)%n", percentiles(measured.gets),
+                    options.getRate());
+            System.out.printf("GET /api/v1/orders/:id    %s (after the run, one at a time: the read path alone)%n",
+                    percentiles(idleReads(http, target.url(), measured.ids, 300)));
+            int orders = Math.max(1, measured.posts.size());
+            long total = 0;
+            Map<String, Long> perTopic = new LinkedHashMap<>();
+            for (Map.Entry<String, Long> e : after.entrySet()) {
+                long delta = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+                if (delta > 0) {
+                    total += delta;
+                    perTopic.merge(topicOf(e.getKey()), delta, Long::sum);
+                }
+            }
+            System.out.printf("Kafka records per order:  %.1f (offsets incl. transaction markers; %s)%n",
+                    (double) total / orders, perTopic.entrySet().stream()
+                            .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                            .map(e -> String.format("%s %.1f", e.getKey(), (double) e.getValue() / orders))
+                            .collect(Collectors.joining(", ")));
+            System.out.printf("system RSS:               %s before the run, %s after%n", mb(rssBefore), mb(rss));
+            if (cpu >= 0) {
+                System.out.printf("system CPU:               %.2f ms per order (%.2f cores busy on average; so %.0f "
+                                + "orders/s would fill %d cores); the benchmark itself used %.2f ms per order%n",
+                        1000 * cpu / orders, cpu / measured.seconds(), Runtime.getRuntime().availableProcessors()
+                                * orders / cpu, Runtime.getRuntime().availableProcessors(), 1000 * benchCpu / orders);
+            }
+            double ordersPerSecond = measured.completed.size() / measured.seconds();
+            double recordsPerSecond = ordersPerSecond * total / orders;
+            if (options.eosRecords() > 0) {
+                double eos = EosPassThrough.measure(target.kafka(), options.eosRecords());
+                System.out.printf("Kafka EOS pass-through:   %.0f records/s (exactly_once_v2 read-store-write, %d "
+                        + "records)%n", eos, options.eosRecords());
+                System.out.printf("ratio:                    the system moved %.0f records/s = %.1f%% of it; "
+                                + "%.1f orders/s = 1 order per %.0f pass-through records%n", recordsPerSecond,
+                        100 * recordsPerSecond / eos, ordersPerSecond, eos / Math.max(ordersPerSecond, 1e-9));
+            }
+        }
+    }
+
+    /** One batch of orders driven at a rate and concurrency, with completions and sampled reads. */
+    private static final class Phase {
+        final BenchOptions options;
+        final HttpClient http;
+        final String base;
+        final Completions completions;
+        final int orders;
+        final String name;
+        final List<Long> posts = new CopyOnWriteArrayList<>();
+        final List<Long> completed = new CopyOnWriteArrayList<>();
+        final List<Long> gets = new CopyOnWriteArrayList<>();
+        final Map<String, Integer> failures = new ConcurrentHashMap<>();
+        final AtomicInteger otherEnd = new AtomicInteger();
+        final List<String> ids = new CopyOnWriteArrayList<>();
+        long started;
+        long lastAccepted;
+        long ended;
+
+        Phase(BenchOptions options, HttpClient http, String base, Completions completions, int orders, String name) {
+            this.options = options;
+            this.http = http;
+            this.base = base;
+            this.completions = completions;
+            this.orders = orders;
+            this.name = name;
+        }
+
+        double seconds() {
+            return (ended - started) / 1e9;
+        }
+
+        double acceptSeconds() {
+            return (lastAccepted - started) / 1e9;
+        }
+
+        void drive(boolean sampleReads) throws Exception {
+            Semaphore inFlight = new Semaphore(options.concurrency());
+            AtomicInteger done = new AtomicInteger();
+            started = System.nanoTime();
+            Thread progress = Thread.ofPlatform().daemon().start(() -> {
+                int last = 0;
+                try {
+                    while (true) {
+                        Thread.sleep(2000);
+                        int now = done.get();
+                        System.out.printf("  %s: %d/%d ended, %.0f/s over the last 2 s, %d in flight%n", name, now,
+                                orders, (now - last) / 2.0, options.concurrency() - inFlight.availablePermits());
+                        last = now;
+                    }
+                } catch (InterruptedException ignored) {
+                    // finished
+                }
+            });
+            AtomicLong readsRunning = new AtomicLong(1);
+            Thread reader = sampleReads && options.getRate() > 0
+                    ? Thread.ofPlatform().daemon().start(() -> sampleReads(readsRunning)) : null;
+            long interval = options.rate() > 0 ? (long) (1e9 / options.rate()) : 0;
+            try (ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < orders; i++) {
+                    if (interval > 0) {
+                        long due = started + i * interval;
+                        long wait = due - System.nanoTime();
+                        if (wait > 0) {
+                            TimeUnit.NANOSECONDS.sleep(wait);
+                        }
+                    }
+                    inFlight.acquire();
+                    int n = i;
+                    workers.submit(() -> {
+                        try {
+                            oneOrder(n);
+                        } catch (Exception e) {
+                            failures.merge(e.getClass().getSimpleName() + ": " + e.getMessage(), 1, Integer::sum);
+                        } finally {
+                            done.incrementAndGet();
+                            inFlight.release();
+                        }
+                    });
+                }
+            }
+            ended = System.nanoTime();
+            readsRunning.set(0);
+            progress.interrupt();
+            if (reader != null) {
+                reader.join();
+            }
+        }
+
+        private void oneOrder(int n) throws Exception {
+            String body = Json.write(Map.of("flowId", options.flow(), "input", Map.of(
+                    "type", options.flow(), "customerId", "cus_bench_" + (n % 50), "currency", "USD",
+                    "lines", List.of(Map.of("sku", "WIDGET-1", "qty", 1 + n % 3)),
+                    "meta", Map.of("shipTo", "1 Main Street, Springfield"))));
+            long start = System.nanoTime();
+            HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders"))
+                            .header("content-type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            long accepted = System.nanoTime();
+            if (created.statusCode() != 201) {
+                throw new IllegalStateException("POST answered " + created.statusCode() + " " + created.body());
+            }
+            posts.add(accepted - start);
+            synchronized (this) {
+                lastAccepted = Math.max(lastAccepted, accepted);
+            }
+            String orderId = Json.MAPPER.readTree(created.body()).get("orderId").asString();
+            ids.add(orderId);
+            CompletableFuture<Ended> end = completions.completion(orderId);
+            Ended ended = end.get(options.orderTimeoutSeconds(), TimeUnit.SECONDS);
+            completions.forget(orderId);
+            if (ended.status() == OrderStatus.COMPLETED) {
+                completed.add(ended.at() - start);
+            } else {
+                otherEnd.incrementAndGet();
+            }
+        }
+
+        /** A client watching orders: reads one of the recent orders {@code getRate} times a second. */
+        private void sampleReads(AtomicLong running) {
+            long interval = (long) (1e9 / options.getRate());
+            long next = System.nanoTime();
+            while (running.get() != 0) {
+                next += interval;
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    try {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                int size = ids.size();
+                if (size == 0) {
+                    continue;
+                }
+                String id = ids.get(Math.max(0, size - 1 - ThreadLocalRandom.current().nextInt(Math.min(size, 200))));
+                try {
+                    long start = System.nanoTime();
+                    HttpResponse<String> read = http.send(HttpRequest.newBuilder(
+                            URI.create(base + "/api/v1/orders/" + id)).GET().build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    long took = System.nanoTime() - start;
+                    if (read.statusCode() == 200) {
+                        gets.add(took);
+                    } else {
+                        failures.merge("GET " + read.statusCode(), 1, Integer::sum);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    failures.merge("GET " + e.getClass().getSimpleName(), 1, Integer::sum);
+                }
+            }
+        }
+    }
+
+    /** {@code count} reads of measured orders, one after the other, on the idle system. */
+    private static List<Long> idleReads(HttpClient http, String base, List<String> ids, int count) throws Exception {
+        List<Long> took = new java.util.ArrayList<>();
+        for (int i = 0; i < count && !ids.isEmpty(); i++) {
+            String id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
+            long start = System.nanoTime();
+            HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders/" + id))
+                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (read.statusCode() == 200) {
+                took.add(System.nanoTime() - start);
+            }
+        }
+        return took;
+    }
+
+    record Ended(OrderStatus status, long at) {
+    }
+
+    /** Watches {@code order-updates} from its end and completes a future per order when the order ends. */
+    private static final class Completions implements AutoCloseable {
+        private final Map<String, CompletableFuture<Ended>> waiting = new ConcurrentHashMap<>();
+        private final KafkaConsumer<String, OrderUpdate> consumer;
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        Completions(String bootstrapServers) {
+            consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10),
+                    Topics.ORDER_UPDATES.keySerde().deserializer(), Topics.ORDER_UPDATES.valueSerde().deserializer());
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ORDER_UPDATES.name()).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            partitions.forEach(consumer::position);
+            thread = Thread.ofPlatform().name("bench-order-updates").daemon().start(this::poll);
+        }
+
+        CompletableFuture<Ended> completion(String orderId) {
+            return waiting.computeIfAbsent(orderId, ignored -> new CompletableFuture<>());
+        }
+
+        void forget(String orderId) {
+            waiting.remove(orderId);
+        }
+
+        private void poll() {
+            while (running) {
+                for (ConsumerRecord<String, OrderUpdate> record : consumer.poll(Duration.ofMillis(100))) {
+                    if (record.value() != null && ENDED.contains(record.value().status())) {
+                        completion(record.key()).complete(new Ended(record.value().status(), System.nanoTime()));
+                    }
+                }
+            }
+            consumer.close();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            thread.join();
+        }
+    }
+
+    /** End offsets of every partition of every topic but the benchmark's own, by "topic-partition". */
+    private static Map<String, Long> endOffsets(Admin admin) throws Exception {
+        Set<String> names = admin.listTopics().names().get().stream()
+                .filter(name -> !name.startsWith(EosPassThrough.PREFIX)).collect(Collectors.toSet());
+        Map<String, TopicDescription> topics = admin.describeTopics(names).allTopicNames().get();
+        Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
+        topics.values().forEach(t -> t.partitions().forEach(
+                p -> specs.put(new TopicPartition(t.name(), p.partition()), OffsetSpec.latest())));
+        Map<String, Long> offsets = new HashMap<>();
+        admin.listOffsets(specs).all().get().forEach((tp, info) -> offsets.put(tp.toString(), info.offset()));
+        return offsets;
+    }
+
+    private static String topicOf(String topicPartition) {
+        return topicPartition.substring(0, topicPartition.lastIndexOf('-'));
+    }
+
+    private static String mb(long kb) {
+        return kb < 0 ? "unknown" : (kb >> 10) + " MB";
+    }
+
+    static long rssKb(Path status) {
+        try {
+            return Files.readAllLines(status).stream().filter(line -> line.startsWith("VmRSS:")).findFirst()
+                    .map(line -> Long.parseLong(line.substring(6).replace("kB", "").strip())).orElse(-1L);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    static String percentiles(List<Long> samples) {
+        long[] sorted = samples.stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(sorted);
+        if (sorted.length == 0) {
+            return "no samples";
+        }
+        return String.format("n=%d p50=%.1f ms p95=%.1f ms p99=%.1f ms max=%.1f ms", sorted.length,
+                at(sorted, 0.50), at(sorted, 0.95), at(sorted, 0.99), sorted[sorted.length - 1] / 1e6);
+    }
+
+    private static double at(long[] sorted, double quantile) {
+        return sorted[(int) Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1)] / 1e6;
+    }
+}
