@@ -14,7 +14,7 @@ public record RunnerProperties(@DefaultValue KafkaSettings kafka, @DefaultValue(
      * which bounds how long its output waits before read_committed readers see it.
      */
     public record Streams(@DefaultValue("orderflow-flow-runner") String applicationId, String stateDir,
-                          @DefaultValue("50") long commitIntervalMs) {
+                          @DefaultValue("20") long commitIntervalMs) {
     }
 
     /**

@@ -24,7 +24,7 @@ public record ProcessorProperties(@DefaultValue KafkaSettings kafka, @DefaultVal
      *                       machine's host name
      */
     public record Streams(@DefaultValue("orderflow-order-processor") String applicationId, String stateDir,
-                          String advertisedHost, @DefaultValue("50") long commitIntervalMs) {
+                          String advertisedHost, @DefaultValue("20") long commitIntervalMs) {
     }
 
     public AgentSettings agentSettings() {
