@@ -39,6 +39,7 @@ final class AgentDriver implements AutoCloseable {
 
     final MutableClock clock = new MutableClock(START);
     private final TopologyTestDriver driver;
+    private final Path stateDir;
     private final TestInputTopic<String, CommandEnvelope> commands;
     private final TestInputTopic<String, RunReport> reports;
     private final TestOutputTopic<String, CommandReply> replies;
@@ -68,11 +69,8 @@ final class AgentDriver implements AutoCloseable {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "agent-test-" + UUID.randomUUID());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        try {
-            props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("agent-test").toString());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        stateDir = tempDir();
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(OrderTopology.build(settings, clock, sweepBudget, applier), props, START);
         commands = input(Topics.ORDER_COMMANDS);
         reports = input(Topics.RUN_REPORTS);
@@ -174,6 +172,11 @@ final class AgentDriver implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        try {
+            org.apache.kafka.common.utils.Utils.delete(stateDir.toFile()); // the driver leaves its state directory behind
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static Path tempDir() {
