@@ -5,22 +5,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * An in-memory view of a compacted topic, kept by reading the whole topic from the beginning on every partition
  * outside any consumer group (a {@link TopicReader}), so every instance of a service sees every record. Subclasses
  * apply each record (value {@code null} for a tombstone) in {@link #apply}, on the reader's thread.
  *
- * <p>This is the Spring lifecycle the views of the services share (flows, principals, customers, webhook
- * subscriptions and deliveries): a new reader per start, since a stopped reader cannot be started again. It starts in
- * phase 0, before the web server opens its port and before listener containers start.
+ * <p>The views of the services share it (flows, principals, customers, webhook subscriptions and deliveries); its
+ * lifecycle is {@link TopicReaderLifecycle}'s.
  */
-public abstract class CompactedTopicView<K, V> implements SmartLifecycle {
+public abstract class CompactedTopicView<K, V> extends TopicReaderLifecycle<K, V> {
 
     private final Supplier<TopicReader<K, V>> newReader;
-    private volatile TopicReader<K, V> reader;
-    private volatile boolean running;
 
     /** A view of a topic of the registry, with its own serdes. */
     protected CompactedTopicView(String bootstrapServers, Topic<K, V> topic) {
@@ -39,44 +35,16 @@ public abstract class CompactedTopicView<K, V> implements SmartLifecycle {
 
     /** Completes once the record written at {@code metadata} is in the view (see {@link TopicReader#applied}). */
     protected CompletableFuture<Void> applied(RecordMetadata metadata) {
-        return reader.applied(metadata);
+        return reader().applied(metadata);
     }
 
     /** Completes once the view holds everything that was on the topic when it started. */
     protected CompletableFuture<Void> caughtUp() {
-        return reader.caughtUp();
-    }
-
-    /** After the reader started: a subclass opens here what it writes with. */
-    protected void started() {
-    }
-
-    /** Before the reader closes: a subclass closes here what {@link #started()} opened. */
-    protected void stopping() {
+        return reader().caughtUp();
     }
 
     @Override
-    public void start() {
-        reader = newReader.get();
-        reader.start();
-        running = true;
-        started();
-    }
-
-    @Override
-    public void stop() {
-        stopping();
-        reader.close();
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    @Override
-    public int getPhase() {
-        return 0;
+    protected TopicReader<K, V> newReader() {
+        return newReader.get();
     }
 }

@@ -4,6 +4,7 @@ import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicReader;
+import io.orderflow.kafka.TopicReaderLifecycle;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
@@ -22,7 +23,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -32,7 +32,7 @@ import reactor.core.publisher.Mono;
  * instance id. One reader of {@code command-replies} serves every pending request of the instance.
  */
 @Component
-public class CommandBus implements SmartLifecycle {
+public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
 
     private static final Logger log = LoggerFactory.getLogger(CommandBus.class);
 
@@ -40,9 +40,7 @@ public class CommandBus implements SmartLifecycle {
     private final Clock clock;
     private final KafkaSettings kafka;
     private volatile KafkaProducer<String, CommandEnvelope> producer;
-    private volatile TopicReader<String, CommandReply> replies;
     private final Map<String, CompletableFuture<CommandReply>> pending = new ConcurrentHashMap<>();
-    private volatile boolean running;
 
     public CommandBus(KafkaSettings kafka, GatewayProperties settings) {
         this.kafka = kafka;
@@ -96,31 +94,19 @@ public class CommandBus implements SmartLifecycle {
         }
     }
 
+    /** From the end: the replies to the commands this instance sends from now on. */
     @Override
-    public void start() {
-        // New clients per start: a lifecycle may be stopped and started again (a paused test context is).
+    protected TopicReader<String, CommandReply> newReader() {
+        return new TopicReader<>(kafka.bootstrapServers(), Topics.COMMAND_REPLIES, TopicReader.From.END, this::onReply);
+    }
+
+    @Override
+    protected void started() {
         producer = newProducer();
-        replies = new TopicReader<>(kafka.bootstrapServers(), Topics.COMMAND_REPLIES, TopicReader.From.END,
-                this::onReply);
-        replies.start();
-        running = true;
     }
 
     @Override
-    public void stop() {
-        replies.close();
+    protected void stopping() {
         producer.close();
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Before the web server opens its port, so no reply can be missed. */
-    @Override
-    public int getPhase() {
-        return 0;
     }
 }

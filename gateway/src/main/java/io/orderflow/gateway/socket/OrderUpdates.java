@@ -2,12 +2,12 @@ package io.orderflow.gateway.socket;
 
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicReader;
+import io.orderflow.kafka.TopicReaderLifecycle;
 import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.topics.Topics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
@@ -18,7 +18,7 @@ import reactor.core.publisher.Sinks;
  * connect); a notice for an order with no socket here is dropped at once.
  */
 @Component
-public class OrderUpdates implements SmartLifecycle {
+public class OrderUpdates extends TopicReaderLifecycle<String, OrderUpdate> {
 
     /** The sockets of one order on this instance, and the sink they share. Counted under the map's lock. */
     private static final class Channel {
@@ -28,8 +28,6 @@ public class OrderUpdates implements SmartLifecycle {
 
     private final KafkaSettings kafka;
     private final Map<String, Channel> channels = new ConcurrentHashMap<>();
-    private volatile TopicReader<String, OrderUpdate> reader;
-    private volatile boolean running;
 
     public OrderUpdates(KafkaSettings kafka) {
         this.kafka = kafka;
@@ -68,29 +66,9 @@ public class OrderUpdates implements SmartLifecycle {
         }
     }
 
+    /** From the end: a socket shows the state it reads on connect, then the notices that come after it. */
     @Override
-    public void start() {
-        // a new reader per start: a lifecycle may be stopped and started again
-        reader = new TopicReader<>(kafka.bootstrapServers(), Topics.ORDER_UPDATES, TopicReader.From.END,
-                this::onUpdate);
-        reader.start();
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        reader.close();
-        running = false;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Before the web server opens its port, like the command bus. */
-    @Override
-    public int getPhase() {
-        return 0;
+    protected TopicReader<String, OrderUpdate> newReader() {
+        return new TopicReader<>(kafka.bootstrapServers(), Topics.ORDER_UPDATES, TopicReader.From.END, this::onUpdate);
     }
 }
