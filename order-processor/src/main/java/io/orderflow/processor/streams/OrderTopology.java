@@ -12,7 +12,7 @@ import org.apache.kafka.streams.Topology;
 import java.time.Clock;
 import java.time.Duration;
 
-/** The processor's topology: two co-partitioned sources, the order agent, five sinks. Plain Java, no Spring. */
+/** The processor's topology: two co-partitioned sources, the order agent, four sinks. Plain Java, no Spring. */
 public final class OrderTopology {
 
     public static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
@@ -44,7 +44,6 @@ public final class OrderTopology {
         sink(topology, OrderAgent.TASKS, Topics.NODE_TASKS);
         sink(topology, OrderAgent.EVENTS, Topics.ORDER_EVENTS);
         sink(topology, OrderAgent.UPDATES, Topics.ORDER_UPDATES);
-        sink(topology, OrderAgent.INDEX_SINK, Topics.ORDER_INDEX);
         return topology;
     }
 

@@ -46,7 +46,6 @@ final class AgentDriver implements AutoCloseable {
     private final TestOutputTopic<String, NodeTask> tasks;
     private final TestOutputTopic<String, OrderEvent> events;
     private final TestOutputTopic<String, OrderUpdate> updates;
-    private final TestOutputTopic<String, OrderIndexRow> index;
 
     AgentDriver() {
         this(AgentSettings.DEFAULTS);
@@ -78,7 +77,6 @@ final class AgentDriver implements AutoCloseable {
         tasks = output(Topics.NODE_TASKS);
         events = output(Topics.ORDER_EVENTS);
         updates = output(Topics.ORDER_UPDATES);
-        index = output(Topics.ORDER_INDEX);
     }
 
     private <V> TestInputTopic<String, V> input(Topic<String, V> topic) {
@@ -133,8 +131,10 @@ final class AgentDriver implements AutoCloseable {
         return updates.readValuesToList();
     }
 
-    List<OrderIndexRow> indexTopic() {
-        return index.readValuesToList();
+    /** The order's row in the index store, as the list reads it. */
+    OrderIndexRow indexRow(String orderId) {
+        return this.<OrderIndexRow>storeValues(OrderAgent.INDEX).stream()
+                .filter(row -> row.id().equals(orderId)).findFirst().orElseThrow();
     }
 
     ApprovalRow approval(String orderId, String nodeId) {
@@ -166,7 +166,6 @@ final class AgentDriver implements AutoCloseable {
         tasks.readValuesToList();
         events.readValuesToList();
         updates.readValuesToList();
-        index.readValuesToList();
     }
 
     @Override

@@ -63,7 +63,7 @@ class OrderTransitionsTest {
         assertThat(run.order().get("lines").get(0).get("sku").asString()).isEqualTo("SKU-1");
         assertThat(run.vars()).isEqualTo(Json.object().put("seed", 1));
 
-        OrderIndexRow row = agent.indexTopic().getLast();
+        OrderIndexRow row = agent.indexRow(ORDER);
         assertThat(row.status()).isEqualTo(OrderStatus.QUEUED);
         assertThat(row.customerId()).isEqualTo("cus_42");
         assertThat(agent.updates()).hasSize(1);
@@ -104,7 +104,7 @@ class OrderTransitionsTest {
         assertThat(state.edges().get("e1")).isEqualTo(EdgeState.ACTIVE);
         assertThat(state.order().get("total").decimalValue()).isEqualByComparingTo("27.00");
         assertThat(state.timeline().getLast().key()).isEqualTo("status:1:running");
-        assertThat(agent.indexTopic().getLast().status()).isEqualTo(OrderStatus.RUNNING);
+        assertThat(agent.indexRow(ORDER).status()).isEqualTo(OrderStatus.RUNNING);
         assertThat(agent.updates().getLast().status()).isEqualTo(OrderStatus.RUNNING);
     }
 

@@ -88,7 +88,7 @@ class ReportOrderingTest {
                 "e2", EdgeState.INACTIVE, "e3", EdgeState.PENDING, "e4", EdgeState.PENDING));
         assertThat(state.order()).isEqualTo(freshOrder);
         assertThat(state.order().get("total").decimalValue()).isEqualByComparingTo("27.00");
-        assertThat(agent.indexTopic()).as("no index row is republished for an ignored report").isEmpty();
+        assertThat(agent.updates()).as("no notice is published for an ignored report").isEmpty();
         assertThat(agent.<OrderIndexRow>storeValues(OrderAgent.INDEX)).singleElement()
                 .satisfies(row -> assertThat(row.total()).isEqualByComparingTo("27.00"));
     }

@@ -59,7 +59,7 @@ class WaitLifecycleTest {
         assertThat(state.timeline().getLast().kind()).isEqualTo("open:approval");
         assertThat(agent.approval(ORDER, "approve").status()).isEqualTo(ApprovalRow.PENDING);
         assertThat(agent.timers()).hasSize(1);
-        assertThat(agent.indexTopic().getLast().waitingOn()).isEqualTo("Approve order " + ORDER);
+        assertThat(agent.indexRow(ORDER).waitingOn()).isEqualTo("Approve order " + ORDER);
     }
 
     @Test
@@ -78,7 +78,7 @@ class WaitLifecycleTest {
         agent.report(approvalWait(TWO_DAYS, agent.now()));
         agent.report(eventWait("payment.received", THIRTY_DAYS, agent.now()));
 
-        assertThat(agent.indexTopic().getLast().waitingOn())
+        assertThat(agent.indexRow(ORDER).waitingOn())
                 .isEqualTo("Approve order " + ORDER + " · Wait for payment.received");
     }
 

@@ -7,7 +7,6 @@ import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.json.JsonSerde;
-import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.reports.RunReport;
 import io.orderflow.schemas.tasks.NodeTask;
 import java.util.List;
@@ -51,10 +50,6 @@ public final class Topics {
     public static final Topic<String, OrderUpdate> ORDER_UPDATES =
             new Topic<>("order-updates", KEY, JsonSerde.of(OrderUpdate.class), true);
 
-    /** Key: order id. The order index rows, for consumers outside the processor. */
-    public static final Topic<String, OrderIndexRow> ORDER_INDEX =
-            new Topic<>("order-index", KEY, JsonSerde.of(OrderIndexRow.class), true);
-
     /** Key: subscription id. Tombstone on delete. */
     public static final Topic<String, JsonNode> WEBHOOK_SUBSCRIPTIONS =
             new Topic<>("webhook-subscriptions", KEY, JsonSerde.of(JsonNode.class), true);
@@ -74,7 +69,7 @@ public final class Topics {
     /** Every topic the system creates at start when missing. */
     public static final List<Topic<?, ?>> ALL = List.of(
             FLOWS, ORDER_COMMANDS, COMMAND_REPLIES, NODE_TASKS, RUN_REPORTS, ORDER_EVENTS,
-            ORDER_UPDATES, ORDER_INDEX, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_DELIVERIES, PRINCIPALS, CUSTOMERS);
+            ORDER_UPDATES, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_DELIVERIES, PRINCIPALS, CUSTOMERS);
 
     private Topics() {
     }
