@@ -124,7 +124,7 @@ public final class NodeContext {
     }
 
     public String render(String template) {
-        return Templates.render(template, scope());
+        return Templates.render(template, this::scope);
     }
 
     /**

@@ -433,7 +433,7 @@ public final class RunEngine {
 
     static String title(RunInstance instance, NodeDefinition definition) {
         String title = definition.title() == null ? definition.id() : definition.title();
-        return Templates.render(title, RunScope.of(instance));
+        return Templates.render(title, () -> RunScope.of(instance));
     }
 
     /** The order summary of outbound events (one shape, {@link OrderSummary}). */
