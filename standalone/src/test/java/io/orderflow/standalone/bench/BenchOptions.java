@@ -9,7 +9,9 @@ import java.util.Map;
  * means the default.
  *
  * @param orders        measured orders (after the warm-up)
- * @param warmup        orders before the measurement: JIT, connections, partition leaders
+ * @param warmup        orders before the measurement: JIT, connections, partition leaders. The JIT is what takes
+ *                      long: one JVM holds the broker, Kafka Streams, Spring and Netty, and the C2 compiler threads
+ *                      still used a sixth of the CPU in the second minute (orders 20,000 to 50,000)
  * @param concurrency   most orders in flight (POST sent, end not yet seen on order-updates)
  * @param rate          orders started per second; 0 starts them as fast as the concurrency allows
  * @param flow          the flow to start (its order type is the flow id, as for the seeded flows)
@@ -47,9 +49,9 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
             throw new IllegalArgumentException("Unknown option --" + k + " (known: " + known + ")");
         });
         return new BenchOptions(
-                Integer.parseInt(given.getOrDefault("orders", "6000")),
-                Integer.parseInt(given.getOrDefault("warmup", "1000")),
-                Integer.parseInt(given.getOrDefault("concurrency", "48")),
+                Integer.parseInt(given.getOrDefault("orders", "30000")),
+                Integer.parseInt(given.getOrDefault("warmup", "30000")),
+                Integer.parseInt(given.getOrDefault("concurrency", "128")),
                 Double.parseDouble(given.getOrDefault("rate", "0")),
                 given.getOrDefault("flow", "storefront_order"),
                 Integer.parseInt(given.getOrDefault("get-rate", "20")),

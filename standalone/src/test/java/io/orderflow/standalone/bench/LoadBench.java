@@ -87,15 +87,19 @@ public final class LoadBench {
                     .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(4)).build();
             if (options.warmup() > 0) {
                 System.out.printf("warm-up: %d orders%n", options.warmup());
-                Phase warm = new Phase(options, http, target.url(), completions, options.warmup(), "warmup");
+                // as fast as the concurrency allows, whatever the rate: the warm-up is a fixed amount of work for the JIT
+                Phase warm = new Phase(options, 0, http, target.url(), completions, options.warmup(), "warmup");
                 warm.drive(false);
             }
             Map<String, Long> before = endOffsets(admin);
-            Phase measured = new Phase(options, http, target.url(), completions, options.orders(), "run");
+            Phase measured = new Phase(options, options.rate(), http, target.url(), completions, options.orders(),
+                    "run");
             long rssBefore = target.rssKb();
             double cpuBefore = target.cpuSeconds();
             double benchCpuBefore = Target.cpuSeconds(ProcessHandle.current().pid());
+            Map<String, Long> partsBefore = ThreadCpu.read(target.pid());
             measured.drive(true);
+            Map<String, Long> partsAfter = ThreadCpu.read(target.pid());
             double cpu = target.cpuSeconds() - cpuBefore;
             double benchCpu = Target.cpuSeconds(ProcessHandle.current().pid()) - benchCpuBefore;
             Thread.sleep(500); // let the last commits land before the offsets are read
@@ -137,6 +141,7 @@ public final class LoadBench {
                                 + "orders/s would fill %d cores); the benchmark itself used %.2f ms per order%n",
                         1000 * cpu / orders, cpu / measured.seconds(), Runtime.getRuntime().availableProcessors()
                                 * orders / cpu, Runtime.getRuntime().availableProcessors(), 1000 * benchCpu / orders);
+                System.out.printf("system CPU by part:       %s%n", ThreadCpu.shares(partsBefore, partsAfter, orders));
             }
             double ordersPerSecond = measured.completed.size() / measured.seconds();
             double recordsPerSecond = ordersPerSecond * total / orders;
@@ -154,6 +159,7 @@ public final class LoadBench {
     /** One batch of orders driven at a rate and concurrency, with completions and sampled reads. */
     private static final class Phase {
         final BenchOptions options;
+        final double rate;
         final HttpClient http;
         final String base;
         final Completions completions;
@@ -169,8 +175,10 @@ public final class LoadBench {
         long lastAccepted;
         long ended;
 
-        Phase(BenchOptions options, HttpClient http, String base, Completions completions, int orders, String name) {
+        Phase(BenchOptions options, double rate, HttpClient http, String base, Completions completions, int orders,
+              String name) {
             this.options = options;
+            this.rate = rate;
             this.http = http;
             this.base = base;
             this.completions = completions;
@@ -207,7 +215,7 @@ public final class LoadBench {
             AtomicLong readsRunning = new AtomicLong(1);
             Thread reader = sampleReads && options.getRate() > 0
                     ? Thread.ofPlatform().daemon().start(() -> sampleReads(readsRunning)) : null;
-            long interval = options.rate() > 0 ? (long) (1e9 / options.rate()) : 0;
+            long interval = rate > 0 ? (long) (1e9 / rate) : 0;
             try (ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (int i = 0; i < orders; i++) {
                     if (interval > 0) {

@@ -117,6 +117,11 @@ final class Target implements AutoCloseable {
         return description;
     }
 
+    /** The system's process id, or -1 when unknown. */
+    long pid() {
+        return pid;
+    }
+
     /** The system's resident memory in kB, or -1 when unknown. */
     long rssKb() {
         return pid > 0 ? LoadBench.rssKb(Path.of("/proc", String.valueOf(pid), "status")) : -1;
