@@ -87,7 +87,7 @@ public final class LoadBench {
                     .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(4)).build();
             if (options.warmup() > 0) {
                 System.out.printf("warm-up: %d orders%n", options.warmup());
-                // as fast as the concurrency allows, whatever the rate: the warm-up is a fixed amount of work for the JIT
+                // as fast as the concurrency allows, whatever the rate: a fixed amount of work for the JIT
                 Phase warm = new Phase(options, 0, http, target.url(), completions, options.warmup(), "warmup");
                 warm.drive(false);
             }

@@ -23,13 +23,18 @@ final class ThreadCpu {
 
     private static final List<Part> PARTS = List.of(
             new Part("JIT compiler", Pattern.compile("C[12] CompilerThre.*")),
-            new Part("garbage collector", Pattern.compile("(GC Thread.*|G1 .*|GC? ?Conc.*|G. Conc.*|G. Refine.*|G. Service.*|VM Thread)")),
-            new Part("Kafka broker", Pattern.compile("(data-plane-kafk|group-coordinat|TxnMarkerSender|AddPartitionsTo|executor-.*|kafka-\\d+-.*|quorum-.*|raft-.*|ExpirationReape|kafka-scheduler.*|LogDirFailureHa|share-.*|transaction-.*)")),
+            new Part("garbage collector", Pattern.compile(
+                    "(GC Thread.*|G1 .*|G. Conc.*|G. Refine.*|G. Service.*|VM Thread)")),
+            new Part("Kafka broker", Pattern.compile("(data-plane-kafk|group-coordinat|TxnMarkerSender|AddPartitionsTo"
+                    + "|executor-.*|kafka-\\d+-.*|quorum-.*|raft-.*|ExpirationReape|kafka-scheduler.*|LogDirFailureHa"
+                    + "|share-.*|transaction-.*)")),
             new Part("gateway event loops", Pattern.compile("(webflux-http-.*|reactor-http-.*)")),
             new Part("order-processor stream thread", Pattern.compile("orderflow-order")),
             new Part("flow-runner stream thread", Pattern.compile("orderflow-flow-")),
-            new Part("Kafka client network threads", Pattern.compile("(kafka-producer-|kafka-coordinat|kafka-admin-cli|consumer_backgr)")),
-            new Part("gateway topic readers", Pattern.compile("(command-replies|order-updates-r|flows-reader.*|principals-rea.*|customers-read.*)")),
+            new Part("Kafka client network threads",
+                    Pattern.compile("(kafka-producer-|kafka-coordinat|kafka-admin-cli|consumer_backgr)")),
+            new Part("gateway topic readers",
+                    Pattern.compile("(command-replies|order-updates-r|flows-reader.*|principals-r.*|customers-r.*)")),
             new Part("webhook dispatcher", Pattern.compile("webhook-.*")),
             new Part("RocksDB", Pattern.compile("rocksdb:.*")));
 
