@@ -13,10 +13,13 @@ import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -447,7 +450,14 @@ class WebhookDispatchTest {
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body))
                 .build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (HttpTimeoutException e) {
+            // Seen once in CI in about ten runs (a subscription POST unanswered for 20 s): show where every thread was
+            System.err.println("Timed out: " + method + " " + path + "\n" + threadDump());
+            throw e;
+        }
         assertThat(response.statusCode()).as("%s %s %s -> %s", method, path, body, response.body())
                 .isEqualTo(expectedStatus);
         return Json.MAPPER.readTree(response.body());
@@ -487,5 +497,21 @@ class WebhookDispatchTest {
         List<String> names = new ArrayList<>();
         node.propertyNames().forEach(names::add);
         return names;
+    }
+
+    /** Every thread's full stack and the locks it holds or waits for. */
+    private static String threadDump() {
+        StringBuilder dump = new StringBuilder();
+        for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+            dump.append('"').append(thread.getThreadName()).append("\" ").append(thread.getThreadState());
+            if (thread.getLockName() != null) {
+                dump.append(" on ").append(thread.getLockName()).append(" held by ").append(thread.getLockOwnerName());
+            }
+            dump.append('\n');
+            for (StackTraceElement frame : thread.getStackTrace()) {
+                dump.append("    at ").append(frame).append('\n');
+            }
+        }
+        return dump.toString();
     }
 }
