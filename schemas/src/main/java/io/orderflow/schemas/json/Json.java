@@ -8,13 +8,10 @@ import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.module.blackbird.BlackbirdModule;
 
 /**
  * The one JSON mapper of the contract. Every topic value and every stored record is written with it,
- * so the golden JSON tests pin the wire format of all services at once. Blackbird reads and writes records and beans
- * through generated lambdas rather than reflection (reading an order state takes about a fifth less time); the bytes
- * are the same.
+ * so the golden JSON tests pin the wire format of all services at once.
  */
 public final class Json {
 
@@ -32,7 +29,6 @@ public final class Json {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
-            .addModule(new BlackbirdModule())
             .build();
 
     private Json() {
