@@ -454,7 +454,7 @@ class WebhookDispatchTest {
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (HttpTimeoutException e) {
-            // Seen once in CI in about ten runs (a subscription POST unanswered for 20 s): show where every thread was
+            // Seen in two full CI runs, never when the module ran alone: show where every thread was
             System.err.println("Timed out: " + method + " " + path + "\n" + threadDump());
             throw e;
         }
