@@ -204,9 +204,7 @@ class DashboardBrowserTest {
 
     @Test
     void the_back_office_delivers_an_event_to_a_waiting_order() {
-        String orderId = start("b2b_order", Map.of("lines", List.of(line("WIDGET-1", 4, null)),
-                "meta", Map.of("shipTo", "9 Quay Street, Galway")));
-        await().atMost(WAIT).until(() -> read(orderId).get("waits").size() == 1);
+        String orderId = waitingForPayment();
         WebDriver browser = signedIn(OPERATOR);
         open(browser, "/back-office");
         By deliver = By.cssSelector("tr[data-order='" + orderId + "'] button.deliver");
@@ -220,9 +218,7 @@ class DashboardBrowserTest {
 
     @Test
     void the_order_page_delivers_an_event_with_the_order_total_and_cancels_with_a_reason() {
-        String b2b = start("b2b_order", Map.of("lines", List.of(line("WIDGET-1", 4, null)),
-                "meta", Map.of("shipTo", "9 Quay Street, Galway")));
-        await().atMost(WAIT).until(() -> read(b2b).get("waits").size() == 1);
+        String b2b = waitingForPayment();
         WebDriver browser = signedIn(OPERATOR);
         open(browser, "/orders/" + b2b);
         wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-wait=await_payment] .deliver")))
@@ -439,9 +435,7 @@ class DashboardBrowserTest {
     @Order(Integer.MAX_VALUE) // last, so the pages show the orders the other tests made
     void every_page_renders_for_an_operator_on_a_laptop_and_a_phone() {
         String waiting = waitingForApproval();
-        String b2b = start("b2b_order", Map.of("lines", List.of(line("WIDGET-1", 4, null)),
-                "meta", Map.of("shipTo", "9 Quay Street, Galway")));
-        await().atMost(WAIT).until(() -> read(b2b).get("waits").size() == 1);
+        String b2b = waitingForPayment();
         http.post().uri("/api/v1/webhook-subscriptions").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{\"url\": \"http://localhost:9/hook\", \"events\": [\"order.paid\", \"order.completed\"]}")
                 .exchange().expectStatus().isCreated();
@@ -514,6 +508,14 @@ class DashboardBrowserTest {
     private static String waitingForApproval() {
         String orderId = start("purchase_request", Map.of("lines", List.of(line("LAPTOP-14", 2, null)),
                 "meta", Map.of("shipTo", "HQ, 2nd floor")));
+        await().atMost(WAIT).until(() -> read(orderId).get("waits").size() == 1);
+        return orderId;
+    }
+
+    /** A B2B order waiting for {@code payment.received}. */
+    private static String waitingForPayment() {
+        String orderId = start("b2b_order", Map.of("lines", List.of(line("WIDGET-1", 4, null)),
+                "meta", Map.of("shipTo", "9 Quay Street, Galway")));
         await().atMost(WAIT).until(() -> read(orderId).get("waits").size() == 1);
         return orderId;
     }

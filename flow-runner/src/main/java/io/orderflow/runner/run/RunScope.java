@@ -3,10 +3,10 @@ package io.orderflow.runner.run;
 import io.orderflow.schemas.json.Json;
 import java.util.AbstractMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -17,7 +17,8 @@ import tools.jackson.databind.JsonNode;
  */
 public final class RunScope extends AbstractMap<String, Object> {
 
-    private static final Set<String> NAMES = Set.of("order", "vars", "nodes", "input");
+    /** In the order the scope has always listed them. */
+    private static final List<String> NAMES = List.of("order", "vars", "nodes", "input");
 
     private final RunInstance instance;
     private final Map<String, Object> converted = new HashMap<>(8);
@@ -43,7 +44,9 @@ public final class RunScope extends AbstractMap<String, Object> {
 
     @Override
     public Set<Entry<String, Object>> entrySet() {
-        return NAMES.stream().collect(Collectors.toMap(Function.identity(), this::get)).entrySet();
+        Map<String, Object> all = new LinkedHashMap<>();
+        NAMES.forEach(name -> all.put(name, get(name)));
+        return all.entrySet();
     }
 
     private Object convert(String name) {

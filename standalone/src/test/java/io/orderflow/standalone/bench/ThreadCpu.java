@@ -53,10 +53,7 @@ final class ThreadCpu {
             for (Path task : tasks.toList()) {
                 try {
                     String name = Files.readString(task.resolve("comm")).strip();
-                    String stat = Files.readString(task.resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    long used = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                    ticks.merge(partOf(name), used, Long::sum);
+                    ticks.merge(partOf(name), Target.cpuTicks(task.resolve("stat")), Long::sum);
                 } catch (IOException | RuntimeException gone) {
                     // the thread ended while we looked
                 }
