@@ -69,7 +69,7 @@ class FlowRunnerKafkaTest {
                     Topics.RUN_REPORTS.valueSerde().deserializer())) {
                 consumer.subscribe(List.of(Topics.RUN_REPORTS.name()));
                 await().atMost(Duration.ofSeconds(60)).until(() -> {
-                    consumer.poll(Duration.ofMillis(200)).forEach(r -> reports.add(r.value()));
+                    consumer.poll(Duration.ofMillis(200)).forEach(r -> reports.addAll(r.value().unpacked()));
                     return reports.stream().anyMatch(r -> r instanceof RunReport.Progress p
                             && p.status() == OrderStatus.COMPLETED);
                 });

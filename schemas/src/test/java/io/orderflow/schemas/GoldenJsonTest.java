@@ -105,12 +105,14 @@ class GoldenJsonTest {
         samples.put("report-node-detail", new RunReport.NodeDetail("ord_1", "ord_1.1", "charge",
                 new NodePatch(NodeStatus.SUCCEEDED, AT, AT + 5, "Charged", Json.object().put("chargeId", "ch_1"),
                         null, List.of("ok")), log));
-        samples.put("report-node-details", new RunReport.NodeDetails("ord_1", "ord_1.1", List.of(
+        samples.put("report-batch", new RunReport.Batch("ord_1", "ord_1.1", List.of(
                 new RunReport.NodeDetail("ord_1", "ord_1.1", "tax",
                         new NodePatch(NodeStatus.SUCCEEDED, AT, AT + 1, "Tax 3.12", null, null, null), null),
                 new RunReport.NodeDetail("ord_1", "ord_1.1", "charge",
                         new NodePatch(NodeStatus.SUCCEEDED, AT + 1, AT + 5, "Charged", null, null, List.of("ok")),
-                        log))));
+                        log),
+                new RunReport.Progress("ord_1", "ord_1.1", 1, 8, OrderStatus.COMPLETED, null,
+                        Map.of("charge", NodeStatus.SUCCEEDED), Map.of("e1", EdgeState.ACTIVE), order, vars, AT))));
         samples.put("report-progress", new RunReport.Progress("ord_1", "ord_1.1", 1, 7, OrderStatus.RUNNING, null,
                 Map.of("charge", NodeStatus.SUCCEEDED), Map.of("e1", EdgeState.ACTIVE), order, vars, AT));
         samples.put("report-wait-requested", new RunReport.WaitRequested("ord_1", "ord_1.1", 1,

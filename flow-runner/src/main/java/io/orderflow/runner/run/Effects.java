@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * What handling one task or timer produced, in send order: the instance to store ({@code null}: leave the store as
- * it is), reports, events, follow-up tasks and timers to schedule.
+ * it is), the run-reports records (at most one: several reports go as one {@link RunReport.Batch}), events,
+ * follow-up tasks and timers to schedule.
  */
 public record Effects(RunInstance instance, List<RunReport> reports, List<OrderEvent> events, List<NodeTask> tasks,
                       List<RunInstance.Timer> timers) {
@@ -34,38 +35,10 @@ public record Effects(RunInstance instance, List<RunReport> reports, List<OrderE
             return null;
         }
 
+        /** What was collected; the reports travel as one record ({@link RunReport.Batch#of}). */
         Effects build(RunInstance instance) {
-            return new Effects(instance, batched(reports), List.copyOf(events), List.copyOf(tasks),
+            return new Effects(instance, RunReport.Batch.of(reports), List.copyOf(events), List.copyOf(tasks),
                     List.copyOf(timers));
-        }
-
-        /**
-         * Node details that follow each other go out as one {@link RunReport.NodeDetails} record: the agent then reads
-         * and writes the order once for the lot. Their order, and their place among the other reports, is kept.
-         */
-        static List<RunReport> batched(List<RunReport> reports) {
-            List<RunReport> sent = new ArrayList<>(reports.size());
-            List<RunReport.NodeDetail> run = new ArrayList<>();
-            for (RunReport report : reports) {
-                if (report instanceof RunReport.NodeDetail detail) {
-                    run.add(detail);
-                    continue;
-                }
-                flush(run, sent);
-                sent.add(report);
-            }
-            flush(run, sent);
-            return List.copyOf(sent);
-        }
-
-        private static void flush(List<RunReport.NodeDetail> run, List<RunReport> sent) {
-            if (run.size() == 1) {
-                sent.add(run.getFirst());
-            } else if (run.size() > 1) {
-                RunReport.NodeDetail first = run.getFirst();
-                sent.add(new RunReport.NodeDetails(first.orderId(), first.instanceId(), run));
-            }
-            run.clear();
         }
     }
 }

@@ -392,8 +392,8 @@ public final class RunEngine {
     /**
      * Reports the instance's plan, order and vars as a sequenced snapshot. A snapshot carries all that an earlier one
      * of the same instance did, so when this task already produced one with the same status, that one is replaced
-     * rather than followed: the processor then reads and writes the order once per status a task passes through
-     * instead of once per node. The replacement keeps the first one's sequence number, its time ({@code at}, when the
+     * rather than followed: a task's record then carries one snapshot per status it passes through instead of one
+     * per node. The replacement keeps the first one's sequence number, its time ({@code at}, when the
      * run reached the status) and its place among the reports, so the order's timeline reads the status where it
      * happened ("Order running" before the work it started), not after everything the task went on to do. A change of
      * status is still a report of its own.

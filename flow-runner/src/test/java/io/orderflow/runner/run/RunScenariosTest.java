@@ -19,7 +19,6 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -497,7 +496,7 @@ class RunScenariosTest {
     /** The details of each successful run of {@code nodeId}, in order. */
     private static List<RunReport.NodeDetail> succeeded(List<RunReport> reports, String nodeId) {
         return reports.stream()
-                .flatMap(r -> r instanceof RunReport.NodeDetails batch ? batch.details().stream() : Stream.of(r))
+                .flatMap(r -> r.unpacked().stream())
                 .filter(RunReport.NodeDetail.class::isInstance).map(RunReport.NodeDetail.class::cast)
                 .filter(d -> d.nodeId().equals(nodeId) && d.patch().status() == NodeStatus.SUCCEEDED).toList();
     }

@@ -116,11 +116,7 @@ final class RunnerHarness implements AutoCloseable {
         // the driver feeds records written to node-tasks back into the topology itself; just collect outputs
         for (RunReport report : reports.readValuesToList()) {
             sentReports.add(report);
-            if (report instanceof RunReport.NodeDetails batch) {
-                allReports.addAll(batch.details());
-            } else {
-                allReports.add(report);
-            }
+            allReports.addAll(report.unpacked());
         }
         allEvents.addAll(events.readValuesToList());
         ownTasks.readValuesToList();

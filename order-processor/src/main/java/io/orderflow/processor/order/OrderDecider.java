@@ -215,15 +215,15 @@ public final class OrderDecider {
 
     // ---- run reports ----------------------------------------------------------------------------------------
 
-    /** Reports for an unknown order change nothing. */
+    /** Decides one report (the agent unpacks a {@link RunReport.Batch}); reports for an unknown order change nothing. */
     public Decision onReport(OrderState state, RunReport report, long now) {
         if (state == null) {
             return Decision.none();
         }
         return switch (report) {
             case RunReport.NodeDetail detail -> Decision.of(List.of(patched(detail)), List.of());
-            case RunReport.NodeDetails batch ->
-                    Decision.of(batch.details().stream().map(OrderDecider::patched).toList(), List.of());
+            case RunReport.Batch batch -> throw new IllegalArgumentException(
+                    "A batch is decided report by report, on the state each one leaves (RunReport.unpacked)");
             case RunReport.Progress progress -> progress(state, progress, now);
             case RunReport.WaitRequested requested -> openWait(state, requested, now);
             case RunReport.Continued continued -> continued.generation() > state.generation()

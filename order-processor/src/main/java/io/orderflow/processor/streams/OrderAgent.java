@@ -149,15 +149,23 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                     String orderId = envelope.command().orderId();
                     OrderState state = read(orderId);
                     Decision decision = decideOrAnswer500(state, envelope, now);
-                    carryOut(orderId, state, decision, now);
+                    carryOut(orderId, state, applied(state, decision, now), decision.effects(), now);
                     Decision.Reply reply = decision.reply();
                     context.forward(new Record<>(envelope.replyTo(),
                             new CommandReply(envelope.correlationId(), orderId, reply.status(), reply.body()), now),
                             REPLIES);
                 }
                 case RunReport report -> {
-                    OrderState state = read(report.orderId());
-                    carryOut(report.orderId(), state, decider.onReport(state, report, now), now);
+                    // a batch's reports are decided one by one, each on the state the one before left
+                    OrderState before = read(report.orderId());
+                    OrderState state = before;
+                    List<Effect> effects = new ArrayList<>();
+                    for (RunReport one : report.unpacked()) {
+                        Decision decision = decider.onReport(state, one, now);
+                        state = applied(state, decision, now);
+                        effects.addAll(decision.effects());
+                    }
+                    carryOut(report.orderId(), before, state, effects, now);
                 }
                 case null, default -> {
                     // Not ours (a foreign or unreadable record): nothing to do.
@@ -202,19 +210,25 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 due.delete(entry.key);
                 Due timer = entry.value;
                 OrderState state = read(timer.orderId());
-                carryOut(timer.orderId(), state, decider.onDue(state, timer, now), now);
+                Decision decision = decider.onDue(state, timer, now);
+                carryOut(timer.orderId(), state, applied(state, decision, now), decision.effects(), now);
             }
         }
 
+        /** The state after a decision's facts: {@code state} itself when it has none. */
+        private OrderState applied(OrderState state, Decision decision, long now) {
+            return decision.changesState() ? applier.applyAll(state, decision.facts(), now) : state;
+        }
+
         /**
-         * Carries out a decision: first the facts are applied and stored, then its effects are sent. Applying is the
-         * part that can fail on a bad state; failing before anything was sent means no task, event or reply goes out
-         * without the state that explains it. An apply failure is not caught: it fails the record, the exactly-once
-         * transaction aborts, and the stream thread's uncaught-exception handler decides what happens next.
+         * Carries out what a record decided: first the state it left is stored (with its index row and one
+         * {@code order-updates} notice), then the effects are sent. Applying, done before this, is the part that can
+         * fail on a bad state; failing before anything was sent means no task, event or reply goes out without the
+         * state that explains it. An apply failure is not caught: it fails the record, the exactly-once transaction
+         * aborts, and the stream thread's uncaught-exception handler decides what happens next.
          */
-        private void carryOut(String orderId, OrderState before, Decision decision, long now) {
-            if (decision.changesState()) {
-                OrderState after = applier.applyAll(before, decision.facts(), now);
+        private void carryOut(String orderId, OrderState before, OrderState after, List<Effect> effects, long now) {
+            if (after != before) {
                 written.remove(orderId);
                 orders.put(orderId, after);
                 written.put(orderId, after);
@@ -222,7 +236,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 context.forward(new Record<>(orderId, new OrderUpdate(orderId, after.status(), after.version(), now),
                         now), UPDATES);
             }
-            for (Effect effect : decision.effects()) {
+            for (Effect effect : effects) {
                 perform(orderId, effect, now);
             }
         }

@@ -35,15 +35,15 @@ class TimelineOrderTest {
         long t0 = agent.now();
         agent.command(start(ORDER));
 
-        // when the run's reports arrive five seconds later, as the runner sends them: running where it was reached,
+        // when the run's record arrives five seconds later, as the runner sends it: running where it was reached,
         // the node details, then completed
         agent.advance(Duration.ofSeconds(5));
-        agent.report(status(1, OrderStatus.RUNNING, t0 + 10));
-        agent.report(new RunReport.NodeDetails(ORDER, INSTANCE, List.of(
+        agent.report(new RunReport.Batch(ORDER, INSTANCE, List.of(
+                status(1, OrderStatus.RUNNING, t0 + 10),
                 log("pricing", t0 + 11, "Price order: Subtotal 25.00 USD", null),
                 log("tax", t0 + 12, "Sales tax: Tax 2.00 USD", null),
-                log("end", t0 + 13, "Completed: Outcome: completed", null))));
-        agent.report(status(2, OrderStatus.COMPLETED, t0 + 14));
+                log("end", t0 + 13, "Completed: Outcome: completed", null),
+                status(2, OrderStatus.COMPLETED, t0 + 14))));
 
         // then the timeline reads in that order, every entry at the run's time
         List<TimelineEntry> timeline = agent.state(ORDER).timeline();

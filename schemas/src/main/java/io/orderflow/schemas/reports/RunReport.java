@@ -20,7 +20,7 @@ import tools.jackson.databind.JsonNode;
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = RunReport.NodeDetail.class, name = "node_detail"),
-        @JsonSubTypes.Type(value = RunReport.NodeDetails.class, name = "node_details"),
+        @JsonSubTypes.Type(value = RunReport.Batch.class, name = "batch"),
         @JsonSubTypes.Type(value = RunReport.Progress.class, name = "progress"),
         @JsonSubTypes.Type(value = RunReport.WaitRequested.class, name = "wait_requested"),
         @JsonSubTypes.Type(value = RunReport.Continued.class, name = "continued"),
@@ -39,14 +39,33 @@ public sealed interface RunReport {
     }
 
     /**
-     * Unsequenced: the node details one runner task produced back to back, in order, sent as one record so the agent
-     * reads and writes the order once for all of them. Each applies exactly as a {@link NodeDetail} would.
+     * The reports one runner task (or timer) produced, in order, as one record: the agent reads the order once,
+     * applies each report exactly as it would apply it alone (sequenced ones only when fresh), and then writes the
+     * order, its index row and one {@code order-updates} notice once for the lot. A storefront run that goes from
+     * start to end in one task is one record instead of one per status and node. Batches do not nest.
      */
-    record NodeDetails(String orderId, String instanceId, List<NodeDetail> details) implements RunReport {
+    record Batch(String orderId, String instanceId, List<RunReport> reports) implements RunReport {
 
-        public NodeDetails {
-            details = List.copyOf(details);
+        public Batch {
+            reports = List.copyOf(reports);
+            if (reports.stream().anyMatch(Batch.class::isInstance)) {
+                throw new IllegalArgumentException("A batch of run reports cannot hold another batch");
+            }
         }
+
+        /** What one task produced as the records to send: nothing, the one report, or one batch of them all. */
+        public static List<RunReport> of(List<RunReport> reports) {
+            if (reports.size() < 2) {
+                return List.copyOf(reports);
+            }
+            RunReport first = reports.getFirst();
+            return List.of(new Batch(first.orderId(), first.instanceId(), reports));
+        }
+    }
+
+    /** The reports this record carries, in the order they apply: a batch's, or this one alone. */
+    default List<RunReport> unpacked() {
+        return this instanceof Batch batch ? batch.reports() : List.of(this);
     }
 
     /**
