@@ -77,10 +77,10 @@ public final class RunTopology {
         @Override
         public Set<StoreBuilder<?>> stores() {
             return Set.of(
-                    // with caching, a commit writes an instance to RocksDB and the changelog once, however many
-                    // tasks and timers of the order the transaction handled
+                    // no Streams record cache: it coalesced nothing (one task per order, usually) and pinned each
+                    // entry's raw source task on the heap (see OrderAgent.stores)
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES), Serdes.String(),
-                            JsonSerde.of(RunInstance.class)).withCachingEnabled(),
+                            JsonSerde.of(RunInstance.class)),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS), Serdes.Bytes(),
                             JsonSerde.of(RunInstance.Timer.class)));
         }
