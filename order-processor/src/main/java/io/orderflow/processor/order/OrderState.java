@@ -10,6 +10,7 @@ import io.orderflow.schemas.model.TimelineEntry;
 import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,11 +39,26 @@ public record OrderState(String orderId, OrderStatus status, String reason, Json
             List.of("seq", "fingerprint", "rollbackPolls", "createdAt", "updatedAt", "version");
 
     public OrderState {
-        nodes = nodes == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
-        edges = edges == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(edges));
+        nodes = frozen(nodes);
+        edges = frozen(edges);
         waits = waits == null ? List.of() : List.copyOf(waits);
         timeline = timeline == null ? List.of() : List.copyOf(timeline);
         chat = chat == null ? List.of() : List.copyOf(chat);
+    }
+
+    /** The class of the read-only maps {@link #frozen} makes; only this constructor makes them. */
+    private static final Class<?> FROZEN = Collections.unmodifiableMap(new LinkedHashMap<>()).getClass();
+
+    /**
+     * A read-only copy that keeps its order, or {@code map} itself when it already is one: every change makes a new
+     * state, and most changes leave most maps as they were (a node patch leaves the edges), so they are not copied
+     * again and again.
+     */
+    private static <K, V> Map<K, V> frozen(Map<K, V> map) {
+        if (map == null) {
+            return Map.of();
+        }
+        return map.getClass() == FROZEN ? map : Collections.unmodifiableMap(new LinkedHashMap<>(map));
     }
 
     public Optional<Wait> waitFor(String eventType) {
