@@ -59,8 +59,10 @@ class StorefrontRunTest {
         assertThat(snapshots).extracting(RunReport.Progress::status)
                 .containsExactly(OrderStatus.RUNNING, OrderStatus.COMPLETED);
         assertThat(snapshots).extracting(RunReport.Progress::seq).containsExactly(1L, 2L);
-        assertThat(snapshots.getFirst().nodes()).as("the running snapshot is the last one before the end")
-                .containsEntry("invoice", NodeStatus.SUCCEEDED);
+        assertThat(snapshots.getFirst().nodes()).as("the completed snapshot in the same record supersedes the "
+                + "running one's plan").isNull();
+        assertThat(snapshots.getFirst().order()).isNull();
+        assertThat(snapshots.getLast().nodes()).containsEntry("invoice", NodeStatus.SUCCEEDED);
         assertThat(runner.reportsOf(RunReport.NodeDetail.class)).hasSize(7);
         assertThat(runner.sentReports).as("the task's reports travel as one record").singleElement()
                 .isInstanceOf(RunReport.Batch.class);

@@ -9,8 +9,11 @@ import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.Rollback;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.model.WaitRequest;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -53,13 +56,27 @@ public sealed interface RunReport {
             }
         }
 
-        /** What one task produced as the records to send: nothing, the one report, or one batch of them all. */
+        /**
+         * What one task produced as the records to send: nothing, the one report, or one batch of them all. A
+         * snapshot that a later snapshot of the same instance in the batch supersedes goes without its plan, order
+         * and vars ({@link Progress#statusOnly}): the later one carries all of them, and the agent applies it before
+         * anyone can read the order.
+         */
         public static List<RunReport> of(List<RunReport> reports) {
             if (reports.size() < 2) {
                 return List.copyOf(reports);
             }
+            List<RunReport> sent = new ArrayList<>(reports.size());
+            Set<String> snapshotLater = new HashSet<>();
+            for (RunReport report : reports.reversed()) {
+                if (report instanceof Progress progress && !snapshotLater.add(progress.instanceId())) {
+                    sent.addFirst(progress.statusOnly());
+                } else {
+                    sent.addFirst(report);
+                }
+            }
             RunReport first = reports.getFirst();
-            return List.of(new Batch(first.orderId(), first.instanceId(), reports));
+            return List.of(new Batch(first.orderId(), first.instanceId(), sent));
         }
     }
 
@@ -71,7 +88,8 @@ public sealed interface RunReport {
     /**
      * Sequenced plan and status: applied only when fresh. {@code nodes} and {@code edges} are the full plan;
      * {@code order} is the order object with its computed amounts; {@code reason} explains a
-     * declined, cancelled or failed status.
+     * declined, cancelled or failed status. {@code nodes}, {@code edges}, {@code order} and {@code vars} are
+     * {@code null} in a snapshot that a later one in the same {@link Batch} supersedes: unchanged.
      *
      * @param at when the run reached {@code status} (epoch milliseconds, the runner's clock): the time the order's
      *           timeline shows for the status, whenever the report arrives. 0 in a report written before it existed.
@@ -80,6 +98,11 @@ public sealed interface RunReport {
                     Map<String, NodeStatus> nodes, Map<String, EdgeState> edges, JsonNode order, JsonNode vars,
                     long at)
             implements RunReport {
+
+        /** This report without its plan, order and vars, which the agent then leaves as they are. */
+        public Progress statusOnly() {
+            return new Progress(orderId, instanceId, generation, seq, status, reason, null, null, null, null, at);
+        }
     }
 
     /** A node asks the agent to open a wait (approval row first for an approval). */
