@@ -50,7 +50,12 @@ public record StartRequest(String flowId, Integer version, ObjectNode input, Obj
         }
     }
 
+    /**
+     * The start command. Only a keyed start ({@code idempotent}) carries the fingerprint: a repeat can reach the same
+     * order only through its {@code Idempotency-Key}, while a start without one gets a new random id, which nothing
+     * repeats, so canonicalising and hashing its body would be work for nothing.
+     */
     public StartOrder command(String orderId, FlowVersion flow, boolean idempotent) {
-        return new StartOrder(orderId, flow, input, vars, fingerprint(), idempotent);
+        return new StartOrder(orderId, flow, input, vars, idempotent ? fingerprint() : null, idempotent);
     }
 }
