@@ -53,7 +53,9 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        // Kafka's default: under load a request carries several commands, and the processor's consumer, which
+        // wakes up for every request that lands on its partitions, fetches a few at a time instead of one.
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, settings.instanceId() + "-commands");
         return new KafkaProducer<>(props, Topics.ORDER_COMMANDS.keySerde().serializer(),
                 Topics.ORDER_COMMANDS.valueSerde().serializer());
