@@ -53,11 +53,15 @@ public class EventFanOut {
         if (record.value() == null) {
             return;
         }
-        OrderEvent event = Json.read(record.value(), OrderEvent.class);
         // After a restart, wait for the stored subscriptions before deciding who gets this event.
         subscriptions.loaded().get(1, TimeUnit.MINUTES);
+        List<Subscription> all = subscriptions.all();
+        if (all.isEmpty()) {
+            return; // nobody to deliver to, so nothing to read
+        }
+        OrderEvent event = Json.read(record.value(), OrderEvent.class);
         List<CompletableFuture<?>> writes = new ArrayList<>();
-        for (Subscription subscription : subscriptions.all()) {
+        for (Subscription subscription : all) {
             if (subscription.wants(event.event())) {
                 fanOut(event, subscription, writes);
             }
