@@ -30,7 +30,9 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
                     String jar, String jvmArgs, String url, String kafka, long pid, int port, int kafkaPort,
                     String dataDir, int orderTimeoutSeconds) {
 
-    static final String DEFAULT_JVM_ARGS = "-Xms512m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=50";
+    /** The run command's JVM settings (standalone/pom.xml, {@code standalone.jvmArgs}). */
+    static final String DEFAULT_JVM_ARGS =
+            "-Xms512m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=50 -XX:-TieredCompilation";
 
     static BenchOptions parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
