@@ -30,10 +30,6 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
                     String jar, String jvmArgs, String url, String kafka, long pid, int port, int kafkaPort,
                     String dataDir, int orderTimeoutSeconds) {
 
-    /** The run command's JVM settings (standalone/pom.xml, {@code standalone.jvmArgs}). */
-    static final String DEFAULT_JVM_ARGS =
-            "-Xms512m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=50 -XX:-TieredCompilation";
-
     static BenchOptions parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
         for (String arg : args) {
@@ -59,7 +55,8 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
                 Integer.parseInt(given.getOrDefault("get-rate", "20")),
                 Integer.parseInt(given.getOrDefault("eos-records", "200000")),
                 given.getOrDefault("jar", "standalone/target/standalone-0.1.0-SNAPSHOT-exec.jar"),
-                given.getOrDefault("jvm-args", DEFAULT_JVM_ARGS),
+                // the bench profile passes the run command's settings (standalone.jvmArgs); none: the JVM's own
+                given.getOrDefault("jvm-args", ""),
                 given.get("url"),
                 given.getOrDefault("kafka", "localhost:9092"),
                 Long.parseLong(given.getOrDefault("pid", "-1")),
