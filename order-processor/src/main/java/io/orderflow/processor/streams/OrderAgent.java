@@ -154,7 +154,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                     String orderId = envelope.command().orderId();
                     OrderState state = read(orderId);
                     Decision decision = decideOrAnswer500(state, envelope, now);
-                    carryOut(orderId, state, applied(state, decision, now), decision.effects(), now);
+                    carryOut(orderId, state, decision, now);
                     Decision.Reply reply = decision.reply();
                     context.forward(new Record<>(envelope.replyTo(),
                             new CommandReply(envelope.correlationId(), orderId, reply.status(), reply.body()), now),
@@ -215,9 +215,13 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 due.delete(entry.key);
                 Due timer = entry.value;
                 OrderState state = read(timer.orderId());
-                Decision decision = decider.onDue(state, timer, now);
-                carryOut(timer.orderId(), state, applied(state, decision, now), decision.effects(), now);
+                carryOut(timer.orderId(), state, decider.onDue(state, timer, now), now);
             }
+        }
+
+        /** Carries out one decision on {@code before}: a command's, or a due timer's. */
+        private void carryOut(String orderId, OrderState before, Decision decision, long now) {
+            carryOut(orderId, before, applied(before, decision, now), decision.effects(), now);
         }
 
         /** The state after a decision's facts: {@code state} itself when it has none. */
