@@ -59,6 +59,9 @@ public final class LoadBench {
     private static final Set<OrderStatus> ENDED = Set.of(OrderStatus.COMPLETED, OrderStatus.FAILED,
             OrderStatus.DECLINED, OrderStatus.CANCELLED, OrderStatus.ROLLED_BACK);
 
+    /** The over-time breakdown's window: short enough to show a burst, long enough for a p99 of its own. */
+    private static final int TIMELINE_WINDOW_SECONDS = 5;
+
     private LoadBench() {
     }
 
@@ -87,18 +90,22 @@ public final class LoadBench {
                     .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(4)).build();
             if (options.warmup() > 0) {
                 System.out.printf("warm-up: %d orders%n", options.warmup());
-                // as fast as the concurrency allows, whatever the rate: a fixed amount of work for the JIT
+                // as fast as the concurrency allows, whatever the rate: a fixed amount of work for the JIT. With the
+                // same sampled reads as the measurement: without them the first GETs of the measured run met code
+                // the JIT had compiled for POSTs alone, and the run's first 10 to 15 s queued behind some 300
+                // deoptimisations (mostly class checks in Spring, Reactor and Jackson) and their recompilation.
                 Phase warm = new Phase(options, 0, http, target.url(), completions, options.warmup(), "warmup");
-                warm.drive(false);
+                warm.drive();
             }
             Map<String, Long> before = endOffsets(admin);
             Phase measured = new Phase(options, options.rate(), http, target.url(), completions, options.orders(),
                     "run");
+            measured.pid = target.pid();
             long rssBefore = target.rssKb();
             double cpuBefore = target.cpuSeconds();
             double benchCpuBefore = Target.cpuSeconds(ProcessHandle.current().pid());
             Map<String, Long> partsBefore = ThreadCpu.read(target.pid());
-            measured.drive(true);
+            measured.drive();
             Map<String, Long> partsAfter = ThreadCpu.read(target.pid());
             double cpu = target.cpuSeconds() - cpuBefore;
             double benchCpu = Target.cpuSeconds(ProcessHandle.current().pid()) - benchCpuBefore;
@@ -120,6 +127,8 @@ public final class LoadBench {
                     options.getRate());
             System.out.printf("GET /api/v1/orders/:id    %s (after the run, one at a time: the read path alone)%n",
                     percentiles(idleReads(http, target.url(), measured.ids, 300)));
+            System.out.println("over time (by when the order or read started):");
+            measured.timeline(TIMELINE_WINDOW_SECONDS).forEach(line -> System.out.println("  " + line));
             int orders = Math.max(1, measured.posts.size());
             long total = 0;
             Map<String, Long> perTopic = new LinkedHashMap<>();
@@ -165,13 +174,18 @@ public final class LoadBench {
         final Completions completions;
         final int orders;
         final String name;
-        final List<Long> posts = new CopyOnWriteArrayList<>();
-        final List<Long> completed = new CopyOnWriteArrayList<>();
-        final List<Long> gets = new CopyOnWriteArrayList<>();
+        final List<Sample> posts = new CopyOnWriteArrayList<>();
+        final List<Sample> completed = new CopyOnWriteArrayList<>();
+        final List<Sample> gets = new CopyOnWriteArrayList<>();
         final Map<String, Integer> failures = new ConcurrentHashMap<>();
         final AtomicInteger otherEnd = new AtomicInteger();
         final List<String> ids = new CopyOnWriteArrayList<>();
+        /** The system's CPU by part at each window boundary (see {@link #timeline}), when {@link #pid} is set. */
+        final List<Map<String, Long>> cpuAtWindows = new CopyOnWriteArrayList<>();
+        /** The system's process, for its CPU over time; 0: not sampled. */
+        long pid;
         long started;
+        long startedWallMillis;
         long lastAccepted;
         long ended;
 
@@ -194,10 +208,40 @@ public final class LoadBench {
             return (lastAccepted - started) / 1e9;
         }
 
-        void drive(boolean sampleReads) throws Exception {
+        /**
+         * The measured run window by window, by wall-clock start (to lay beside a GC log): orders completed, and the
+         * POST, POST -> completed and GET percentiles (p50/p99/max) of what started in the window. A tail that one
+         * window holds is a burst; one spread over all windows is the steady state.
+         */
+        List<String> timeline(int windowSeconds) {
+            long window = TimeUnit.SECONDS.toNanos(windowSeconds);
+            Map<Long, List<Sample>> accepts = posts.stream().collect(Collectors.groupingBy(s -> s.at() / window));
+            Map<Long, List<Sample>> ends = completed.stream().collect(Collectors.groupingBy(s -> s.at() / window));
+            Map<Long, List<Sample>> reads = gets.stream().collect(Collectors.groupingBy(s -> s.at() / window));
+            long windows = Math.max(ends.keySet().stream().mapToLong(Long::longValue).max().orElse(-1),
+                    reads.keySet().stream().mapToLong(Long::longValue).max().orElse(-1)) + 1;
+            java.time.format.DateTimeFormatter clock = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")
+                    .withZone(java.time.ZoneOffset.UTC);
+            List<String> lines = new java.util.ArrayList<>();
+            for (long w = 0; w < windows; w++) {
+                List<Sample> a = accepts.getOrDefault(w, List.of());
+                List<Sample> e = ends.getOrDefault(w, List.of());
+                List<Sample> r = reads.getOrDefault(w, List.of());
+                String cpu = w + 1 < cpuAtWindows.size() ? "  system " + ThreadCpu.cores(
+                        cpuAtWindows.get((int) w), cpuAtWindows.get((int) w + 1), windowSeconds, 3) : "";
+                lines.add(String.format("%s +%3d s  %5d completed  POST %s  to completed %s  GET %s%s",
+                        clock.format(java.time.Instant.ofEpochMilli(startedWallMillis + w * windowSeconds * 1000L)),
+                        w * windowSeconds, e.size(), shortPercentiles(a), shortPercentiles(e), shortPercentiles(r),
+                        cpu));
+            }
+            return lines;
+        }
+
+        void drive() throws Exception {
             Semaphore inFlight = new Semaphore(options.concurrency());
             AtomicInteger done = new AtomicInteger();
             started = System.nanoTime();
+            startedWallMillis = System.currentTimeMillis();
             Thread progress = Thread.ofPlatform().daemon().start(() -> {
                 int last = 0;
                 try {
@@ -213,8 +257,9 @@ public final class LoadBench {
                 }
             });
             AtomicLong readsRunning = new AtomicLong(1);
-            Thread reader = sampleReads && options.getRate() > 0
+            Thread reader = options.getRate() > 0
                     ? Thread.ofPlatform().daemon().start(() -> sampleReads(readsRunning)) : null;
+            Thread cpuSampler = pid > 0 ? Thread.ofPlatform().daemon().start(this::sampleCpu) : null;
             long interval = rate > 0 ? (long) (1e9 / rate) : 0;
             try (ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (int i = 0; i < orders; i++) {
@@ -242,6 +287,10 @@ public final class LoadBench {
             ended = System.nanoTime();
             readsRunning.set(0);
             progress.interrupt();
+            if (cpuSampler != null) {
+                cpuSampler.interrupt();
+                cpuSampler.join();
+            }
             if (reader != null) {
                 reader.join();
             }
@@ -261,7 +310,7 @@ public final class LoadBench {
             if (created.statusCode() != 201) {
                 throw new IllegalStateException("POST answered " + created.statusCode() + " " + created.body());
             }
-            posts.add(accepted - start);
+            posts.add(new Sample(start - started, accepted - start));
             synchronized (this) {
                 lastAccepted = Math.max(lastAccepted, accepted);
             }
@@ -271,9 +320,25 @@ public final class LoadBench {
             Ended ended = end.get(options.orderTimeoutSeconds(), TimeUnit.SECONDS);
             completions.forget(orderId);
             if (ended.status() == OrderStatus.COMPLETED) {
-                completed.add(ended.at() - start);
+                completed.add(new Sample(start - started, ended.at() - start));
             } else {
                 otherEnd.incrementAndGet();
+            }
+        }
+
+        /** The system's CPU by part at each timeline window boundary, from the start until interrupted. */
+        private void sampleCpu() {
+            long window = TimeUnit.SECONDS.toNanos(TIMELINE_WINDOW_SECONDS);
+            try {
+                for (int w = 0; ; w++) {
+                    long wait = started + w * window - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                    cpuAtWindows.add(ThreadCpu.read(pid));
+                }
+            } catch (InterruptedException ignored) {
+                // the run ended
             }
         }
 
@@ -303,7 +368,7 @@ public final class LoadBench {
                             HttpResponse.BodyHandlers.ofString());
                     long took = System.nanoTime() - start;
                     if (read.statusCode() == 200) {
-                        gets.add(took);
+                        gets.add(new Sample(start - started, took));
                     } else {
                         failures.merge("GET " + read.statusCode(), 1, Integer::sum);
                     }
@@ -315,21 +380,26 @@ public final class LoadBench {
     }
 
     /** {@code count} reads of measured orders, one after the other, on the idle system. */
-    private static List<Long> idleReads(HttpClient http, String base, List<String> ids, int count) throws Exception {
-        List<Long> took = new java.util.ArrayList<>();
+    private static List<Sample> idleReads(HttpClient http, String base, List<String> ids, int count)
+            throws Exception {
+        List<Sample> took = new java.util.ArrayList<>();
         for (int i = 0; i < count && !ids.isEmpty(); i++) {
             String id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
             long start = System.nanoTime();
             HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders/" + id))
                     .GET().build(), HttpResponse.BodyHandlers.ofString());
             if (read.statusCode() == 200) {
-                took.add(System.nanoTime() - start);
+                took.add(new Sample(0, System.nanoTime() - start));
             }
         }
         return took;
     }
 
     record Ended(OrderStatus status, long at) {
+    }
+
+    /** One measured request or order: when it started (nanoseconds after its phase started) and how long it took. */
+    record Sample(long at, long nanos) {
     }
 
     /** Watches {@code order-updates} from its end and completes a future per order when the order ends. */
@@ -408,14 +478,22 @@ public final class LoadBench {
         }
     }
 
-    static String percentiles(List<Long> samples) {
-        long[] sorted = samples.stream().mapToLong(Long::longValue).toArray();
+    static String percentiles(List<Sample> samples) {
+        long[] sorted = samples.stream().mapToLong(Sample::nanos).toArray();
         Arrays.sort(sorted);
         if (sorted.length == 0) {
             return "no samples";
         }
         return String.format("n=%d p50=%.1f ms p95=%.1f ms p99=%.1f ms max=%.1f ms", sorted.length,
                 at(sorted, 0.50), at(sorted, 0.95), at(sorted, 0.99), sorted[sorted.length - 1] / 1e6);
+    }
+
+    /** p50 / p99 / max in milliseconds, for the over-time lines. */
+    static String shortPercentiles(List<Sample> samples) {
+        long[] sorted = samples.stream().mapToLong(Sample::nanos).sorted().toArray();
+        return sorted.length == 0 ? String.format("%-23s", "-")
+                : String.format("%6.1f/%6.1f/%6.1f ms", at(sorted, 0.50), at(sorted, 0.99),
+                        sorted[sorted.length - 1] / 1e6);
     }
 
     private static double at(long[] sorted, double quantile) {

@@ -69,6 +69,17 @@ final class ThreadCpu {
                 .orElse("other");
     }
 
+    /** Cores each part kept busy between two readings {@code seconds} apart, the busiest {@code top} first. */
+    static String cores(Map<String, Long> before, Map<String, Long> after, double seconds, int top) {
+        Map<String, Long> used = new LinkedHashMap<>();
+        after.forEach((part, ticks) -> used.put(part, Math.max(0, ticks - before.getOrDefault(part, 0L))));
+        long total = used.values().stream().mapToLong(Long::longValue).sum();
+        return String.format("%.2f cores (%s)", total / 100.0 / seconds, used.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(top)
+                .map(e -> String.format("%s %.2f", e.getKey(), e.getValue() / 100.0 / seconds))
+                .collect(Collectors.joining(", ")));
+    }
+
     /** The parts' shares of what was used between two readings, largest first, as one line. */
     static String shares(Map<String, Long> before, Map<String, Long> after, int orders) {
         Map<String, Long> used = new LinkedHashMap<>();
