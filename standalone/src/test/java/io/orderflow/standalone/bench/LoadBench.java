@@ -5,10 +5,6 @@ import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.topics.Topics;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,21 +81,19 @@ public final class LoadBench {
 
     private static void run(BenchOptions options, Target target) throws Exception {
         try (Completions completions = new Completions(target.kafka());
-             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, target.kafka()))) {
-            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(4)).build();
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, target.kafka()));
+             BenchHttp http = new BenchHttp(target.url(), options.concurrency() + 1)) {
             if (options.warmup() > 0) {
                 System.out.printf("warm-up: %d orders%n", options.warmup());
                 // as fast as the concurrency allows, whatever the rate: a fixed amount of work for the JIT. With the
                 // same sampled reads as the measurement: without them the first GETs of the measured run met code
                 // the JIT had compiled for POSTs alone, and the run's first 10 to 15 s queued behind some 300
                 // deoptimisations (mostly class checks in Spring, Reactor and Jackson) and their recompilation.
-                Phase warm = new Phase(options, 0, http, target.url(), completions, options.warmup(), "warmup");
+                Phase warm = new Phase(options, 0, http, completions, options.warmup(), "warmup");
                 warm.drive();
             }
             Map<String, Long> before = endOffsets(admin);
-            Phase measured = new Phase(options, options.rate(), http, target.url(), completions, options.orders(),
-                    "run");
+            Phase measured = new Phase(options, options.rate(), http, completions, options.orders(), "run");
             measured.pid = target.pid();
             long rssBefore = target.rssKb();
             double cpuBefore = target.cpuSeconds();
@@ -126,7 +120,7 @@ public final class LoadBench {
             System.out.printf("GET /api/v1/orders/:id    %s (sampled at %d/s)%n", percentiles(measured.gets),
                     options.getRate());
             System.out.printf("GET /api/v1/orders/:id    %s (after the run, one at a time: the read path alone)%n",
-                    percentiles(idleReads(http, target.url(), measured.ids, 300)));
+                    percentiles(idleReads(http, measured.ids, 300)));
             System.out.println("over time (by when the order or read started):");
             measured.timeline(TIMELINE_WINDOW_SECONDS).forEach(line -> System.out.println("  " + line));
             int orders = Math.max(1, measured.posts.size());
@@ -169,8 +163,7 @@ public final class LoadBench {
     private static final class Phase {
         final BenchOptions options;
         final double rate;
-        final HttpClient http;
-        final String base;
+        final BenchHttp http;
         final Completions completions;
         final int orders;
         final String name;
@@ -189,12 +182,10 @@ public final class LoadBench {
         long lastAccepted;
         long ended;
 
-        Phase(BenchOptions options, double rate, HttpClient http, String base, Completions completions, int orders,
-              String name) {
+        Phase(BenchOptions options, double rate, BenchHttp http, Completions completions, int orders, String name) {
             this.options = options;
             this.rate = rate;
             this.http = http;
-            this.base = base;
             this.completions = completions;
             this.orders = orders;
             this.name = name;
@@ -228,7 +219,7 @@ public final class LoadBench {
                 List<Sample> e = ends.getOrDefault(w, List.of());
                 List<Sample> r = reads.getOrDefault(w, List.of());
                 String cpu = w + 1 < cpuAtWindows.size() ? "  system " + ThreadCpu.cores(
-                        cpuAtWindows.get((int) w), cpuAtWindows.get((int) w + 1), windowSeconds, 3) : "";
+                        cpuAtWindows.get((int) w), cpuAtWindows.get((int) w + 1), windowSeconds, 6) : "";
                 lines.add(String.format("%s +%3d s  %5d completed  POST %s  to completed %s  GET %s%s",
                         clock.format(java.time.Instant.ofEpochMilli(startedWallMillis + w * windowSeconds * 1000L)),
                         w * windowSeconds, e.size(), shortPercentiles(a), shortPercentiles(e), shortPercentiles(r),
@@ -302,13 +293,10 @@ public final class LoadBench {
                     "lines", List.of(Map.of("sku", "WIDGET-1", "qty", 1 + n % 3)),
                     "meta", Map.of("shipTo", "1 Main Street, Springfield"))));
             long start = System.nanoTime();
-            HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders"))
-                            .header("content-type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            BenchHttp.Response created = http.post("/api/v1/orders", body);
             long accepted = System.nanoTime();
-            if (created.statusCode() != 201) {
-                throw new IllegalStateException("POST answered " + created.statusCode() + " " + created.body());
+            if (created.status() != 201) {
+                throw new IllegalStateException("POST answered " + created.status() + " " + created.body());
             }
             posts.add(new Sample(start - started, accepted - start));
             synchronized (this) {
@@ -363,16 +351,14 @@ public final class LoadBench {
                 String id = ids.get(Math.max(0, size - 1 - ThreadLocalRandom.current().nextInt(Math.min(size, 200))));
                 try {
                     long start = System.nanoTime();
-                    HttpResponse<String> read = http.send(HttpRequest.newBuilder(
-                            URI.create(base + "/api/v1/orders/" + id)).GET().build(),
-                            HttpResponse.BodyHandlers.ofString());
+                    BenchHttp.Response read = http.get("/api/v1/orders/" + id);
                     long took = System.nanoTime() - start;
-                    if (read.statusCode() == 200) {
+                    if (read.status() == 200) {
                         gets.add(new Sample(start - started, took));
                     } else {
-                        failures.merge("GET " + read.statusCode(), 1, Integer::sum);
+                        failures.merge("GET " + read.status(), 1, Integer::sum);
                     }
-                } catch (IOException | InterruptedException e) {
+                } catch (RuntimeException e) {
                     failures.merge("GET " + e.getClass().getSimpleName(), 1, Integer::sum);
                 }
             }
@@ -380,15 +366,13 @@ public final class LoadBench {
     }
 
     /** {@code count} reads of measured orders, one after the other, on the idle system. */
-    private static List<Sample> idleReads(HttpClient http, String base, List<String> ids, int count)
-            throws Exception {
+    private static List<Sample> idleReads(BenchHttp http, List<String> ids, int count) {
         List<Sample> took = new java.util.ArrayList<>();
         for (int i = 0; i < count && !ids.isEmpty(); i++) {
             String id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
             long start = System.nanoTime();
-            HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders/" + id))
-                    .GET().build(), HttpResponse.BodyHandlers.ofString());
-            if (read.statusCode() == 200) {
+            BenchHttp.Response read = http.get("/api/v1/orders/" + id);
+            if (read.status() == 200) {
                 took.add(new Sample(0, System.nanoTime() - start));
             }
         }

@@ -17,26 +17,29 @@ import java.util.stream.Stream;
  */
 final class ThreadCpu {
 
-    /** A part of the system and the thread names (as {@code comm} shows them, cut to 15 characters) that are it. */
-    private record Part(String name, Pattern threads) {
+    /**
+     * A part of the system, its one-word label for the benchmark's over-time lines, and the thread names (as
+     * {@code comm} shows them, cut to 15 characters) that are it.
+     */
+    private record Part(String name, String label, Pattern threads) {
     }
 
     private static final List<Part> PARTS = List.of(
-            new Part("JIT compiler", Pattern.compile("C[12] CompilerThre.*")),
-            new Part("garbage collector", Pattern.compile(
-                    "(GC Thread.*|G1 .*|G. Conc.*|G. Refine.*|G. Service.*|VM Thread)")),
-            new Part("Kafka broker", Pattern.compile("(data-plane-kafk|group-coordinat|TxnMarkerSender|AddPartitionsTo"
-                    + "|executor-.*|kafka-\\d+-.*|quorum-.*|raft-.*|ExpirationReape|kafka-scheduler.*|LogDirFailureHa"
-                    + "|share-.*|transaction-.*)")),
-            new Part("gateway event loops", Pattern.compile("(webflux-http-.*|reactor-http-.*)")),
-            new Part("order-processor stream thread", Pattern.compile("orderflow-order")),
-            new Part("flow-runner stream thread", Pattern.compile("orderflow-flow-")),
-            new Part("Kafka client network threads",
+            new Part("JIT compiler", "JIT", Pattern.compile("C[12] CompilerThre.*")),
+            new Part("garbage collector", "GC", Pattern.compile("(GC Thread.*|G1 .*|G. Conc.*|G. Refine.*"
+                    + "|G. Service.*|VM Thread|Z(Worker|Driver|Director|Unmapper|Uncommitter|Stat).*)")),
+            new Part("Kafka broker", "broker", Pattern.compile("(data-plane-kafk|group-coordinat|TxnMarkerSender"
+                    + "|AddPartitionsTo|executor-.*|kafka-\\d+-.*|quorum-.*|raft-.*|ExpirationReape|kafka-scheduler.*"
+                    + "|LogDirFailureHa|share-.*|transaction-.*)")),
+            new Part("gateway event loops", "loops", Pattern.compile("(webflux-http-.*|reactor-http-.*)")),
+            new Part("order-processor stream thread", "processor", Pattern.compile("orderflow-order")),
+            new Part("flow-runner stream thread", "runner", Pattern.compile("orderflow-flow-")),
+            new Part("Kafka client network threads", "clients",
                     Pattern.compile("(kafka-producer-|kafka-coordinat|kafka-admin-cli|consumer_backgr)")),
-            new Part("gateway topic readers",
+            new Part("gateway topic readers", "readers",
                     Pattern.compile("(command-replies|order-updates-r|flows-reader.*|principals-r.*|customers-r.*)")),
-            new Part("webhook dispatcher", Pattern.compile("webhook-.*")),
-            new Part("RocksDB", Pattern.compile("rocksdb:.*")));
+            new Part("webhook dispatcher", "dispatcher", Pattern.compile("webhook-.*")),
+            new Part("RocksDB", "RocksDB", Pattern.compile("rocksdb:.*")));
 
     private ThreadCpu() {
     }
@@ -64,6 +67,10 @@ final class ThreadCpu {
         return ticks;
     }
 
+    private static String label(String part) {
+        return PARTS.stream().filter(p -> p.name().equals(part)).map(Part::label).findFirst().orElse(part);
+    }
+
     private static String partOf(String thread) {
         return PARTS.stream().filter(part -> part.threads().matcher(thread).matches()).map(Part::name).findFirst()
                 .orElse("other");
@@ -76,7 +83,7 @@ final class ThreadCpu {
         long total = used.values().stream().mapToLong(Long::longValue).sum();
         return String.format("%.2f cores (%s)", total / 100.0 / seconds, used.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(top)
-                .map(e -> String.format("%s %.2f", e.getKey(), e.getValue() / 100.0 / seconds))
+                .map(e -> String.format("%s %.2f", label(e.getKey()), e.getValue() / 100.0 / seconds))
                 .collect(Collectors.joining(", ")));
     }
 
