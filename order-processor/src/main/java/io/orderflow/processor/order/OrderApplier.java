@@ -99,12 +99,12 @@ public final class OrderApplier {
                     nodes.put(id, node.withStatus(status));
                 }
             });
-            next.nodes(nodes);
+            next.nodes(OrderState.handOver(nodes));
         }
         if (report.edges() != null) {
             Map<String, EdgeState> edges = new LinkedHashMap<>(state.edges());
             edges.putAll(report.edges());
-            next.edges(edges);
+            next.edges(OrderState.handOver(edges));
         }
         if (report.order() != null) {
             next.order(report.order());
@@ -137,7 +137,7 @@ public final class OrderApplier {
         NodeState node = nodes.getOrDefault(patched.nodeId(), NodeState.pending());
         boolean timed = timed(state, patched.nodeId());
         nodes.put(patched.nodeId(), patched.patch() == null ? node : node.patch(patched.patch(), timed));
-        OrderState.Builder next = state.edit().nodes(nodes);
+        OrderState.Builder next = state.edit().nodes(OrderState.handOver(nodes));
         if (patched.log() != null) {
             TimelineEntry log = patched.log();
             next.timeline(state.timelineWith(log.nodeId() != null ? log
@@ -153,7 +153,7 @@ public final class OrderApplier {
         if (timed(state, wait.nodeId())) {
             nodes.put(wait.nodeId(), nodes.getOrDefault(wait.nodeId(), NodeState.pending()).startRun(wait.since()));
         }
-        return state.edit().waits(waits).nodes(nodes)
+        return state.edit().waits(waits).nodes(OrderState.handOver(nodes))
                 .timeline(state.timelineWith(new TimelineEntry(at, "open:" + wait.event(),
                         "Waiting: " + wait.title(), wait.nodeId(), null, null)))
                 .build();

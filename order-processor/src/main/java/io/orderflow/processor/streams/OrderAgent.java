@@ -15,6 +15,7 @@ import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.reports.RunReport;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -57,9 +58,10 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
 
     private static final Logger log = LoggerFactory.getLogger(OrderAgent.class);
     /**
-     * Orders whose last written state a task keeps as an object (see {@code Agent.written}): about the orders in
-     * flight on one partition. A state with its nodes and timeline is some 15 KB of heap, and at 1,000 per task these
-     * were a fifth of the live heap, which made G1 collect more often; a miss only reads the store.
+     * Most orders whose last written state a task keeps as an object (see {@code Agent.written}). Only orders that
+     * await a runner report are kept, and only until it comes, so the map holds about the orders in flight on one
+     * partition; the cap bounds it when many runs sleep or retry. A state with its nodes and timeline is some 15 KB
+     * of heap; a miss only reads the store.
      */
     static final int WRITTEN_CAP = 256;
 
@@ -123,10 +125,16 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private KeyValueStore<String, ApprovalRow> approvals;
         private KeyValueStore<String, Due> due;
         /**
-         * The states this task wrote last, as objects: the next report of an order usually follows within
-         * milliseconds, and reading it back from the store would deserialise the JSON the task just wrote. Only
-         * this processor writes the store, and every write goes through here, so an entry is what the store holds.
-         * A task that fails (an aborted transaction) is closed and initialised again, which empties it.
+         * The states this task wrote last of the orders that await a runner report ({@link #awaitsReport}), as
+         * objects: the report usually follows within milliseconds, and reading it back from the store would
+         * deserialise the JSON the task just wrote. Only this processor writes the store, and every write goes
+         * through here, so an entry is what the store holds. A task that fails (an aborted transaction) is closed and
+         * initialised again, which empties it.
+         *
+         * <p>An order that waits for a person or an event, or has ended, is not kept: its next write may be hours
+         * away. Keeping every written state (256 a task) made each young collection copy about 11 MB of states that
+         * lived just long enough to be caught by it (the cache turned over in under a second at 500 orders/s), which
+         * was most of the collector's pause.
          */
         private final Map<String, OrderState> written = new LinkedHashMap<>(256, 0.75f, true) {
             @Override
@@ -181,6 +189,11 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private OrderState read(String orderId) {
             OrderState state = written.get(orderId);
             return state != null ? state : orders.get(orderId);
+        }
+
+        /** Queued or running: a runner task of the order is out, and its reports will follow. */
+        private static boolean awaitsReport(OrderState state) {
+            return state.status() == OrderStatus.QUEUED || state.status() == OrderStatus.RUNNING;
         }
 
         @Override
@@ -240,7 +253,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             if (after != before) {
                 written.remove(orderId);
                 orders.put(orderId, after);
-                written.put(orderId, after);
+                if (awaitsReport(after)) {
+                    written.put(orderId, after);
+                }
                 index.put(OrderIndex.key(after), OrderIndex.rowOf(after));
                 context.forward(new Record<>(orderId, new OrderUpdate(orderId, after.status(), after.version(), now),
                         now), UPDATES);

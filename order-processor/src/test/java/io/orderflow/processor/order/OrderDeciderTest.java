@@ -5,6 +5,7 @@ import io.orderflow.schemas.commands.OrderSource;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.EventNames;
+import io.orderflow.schemas.model.NodePatch;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.Rollback;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Pure unit tests of decide and apply: no Kafka. */
 class OrderDeciderTest {
@@ -117,5 +119,24 @@ class OrderDeciderTest {
         assertThat(after.status()).isEqualTo(OrderStatus.RUNNING);
         assertThat(after.version()).isEqualTo(before.version() + 1);
         assertThat(after.updatedAt()).isEqualTo(5_000);
+    }
+
+    @Test
+    void aNodePatchLeavesTheEarlierStateAsItWasAndTheNewOneReadOnly() {
+        OrderState before = started();
+        var patch = new OrderFact.NodePatched("n1", new NodePatch(NodeStatus.SUCCEEDED, 4_000L, 4_500L, "priced",
+                null, null, null), TimelineEntry.of(4_500, "node", "Priced"));
+
+        OrderState after = OrderApplier.applyAll(before, List.of(patch), 5_000);
+
+        assertThat(before.nodes().get("n1").status()).isEqualTo(NodeStatus.PENDING);
+        assertThat(before.timeline()).extracting(TimelineEntry::message).doesNotContain("Priced");
+        assertThat(after.nodes().get("n1").status()).isEqualTo(NodeStatus.SUCCEEDED);
+        assertThat(after.timeline().getLast().message()).isEqualTo("Priced");
+        assertThat(after.timeline()).hasSize(before.timeline().size() + 1);
+        assertThatThrownBy(() -> after.nodes().put("n2", after.nodes().get("n1")))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> after.timeline().add(TimelineEntry.of(6_000, "node", "Sneaked in")))
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 }
