@@ -8,7 +8,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -122,7 +125,7 @@ public final class LoadBench {
             System.out.printf("GET /api/v1/orders/:id    %s (after the run, one at a time: the read path alone)%n",
                     percentiles(idleReads(http, measured.ids, 300)));
             System.out.println("over time (by when the order or read started):");
-            measured.timeline(TIMELINE_WINDOW_SECONDS).forEach(line -> System.out.println("  " + line));
+            measured.timeline().forEach(line -> System.out.println("  " + line));
             int orders = Math.max(1, measured.posts.size());
             long total = 0;
             Map<String, Long> perTopic = new LinkedHashMap<>();
@@ -204,28 +207,31 @@ public final class LoadBench {
          * POST, POST -> completed and GET percentiles (p50/p99/max) of what started in the window. A tail that one
          * window holds is a burst; one spread over all windows is the steady state.
          */
-        List<String> timeline(int windowSeconds) {
-            long window = TimeUnit.SECONDS.toNanos(windowSeconds);
-            Map<Long, List<Sample>> accepts = posts.stream().collect(Collectors.groupingBy(s -> s.at() / window));
-            Map<Long, List<Sample>> ends = completed.stream().collect(Collectors.groupingBy(s -> s.at() / window));
-            Map<Long, List<Sample>> reads = gets.stream().collect(Collectors.groupingBy(s -> s.at() / window));
+        List<String> timeline() {
+            Map<Long, List<Sample>> accepts = byWindow(posts);
+            Map<Long, List<Sample>> ends = byWindow(completed);
+            Map<Long, List<Sample>> reads = byWindow(gets);
             long windows = Math.max(ends.keySet().stream().mapToLong(Long::longValue).max().orElse(-1),
                     reads.keySet().stream().mapToLong(Long::longValue).max().orElse(-1)) + 1;
-            java.time.format.DateTimeFormatter clock = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")
-                    .withZone(java.time.ZoneOffset.UTC);
-            List<String> lines = new java.util.ArrayList<>();
+            DateTimeFormatter clock = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+            List<String> lines = new ArrayList<>();
             for (long w = 0; w < windows; w++) {
-                List<Sample> a = accepts.getOrDefault(w, List.of());
-                List<Sample> e = ends.getOrDefault(w, List.of());
-                List<Sample> r = reads.getOrDefault(w, List.of());
-                String cpu = w + 1 < cpuAtWindows.size() ? "  system " + ThreadCpu.cores(
-                        cpuAtWindows.get((int) w), cpuAtWindows.get((int) w + 1), windowSeconds, 6) : "";
+                String cpu = w + 1 < cpuAtWindows.size() ? "  system " + ThreadCpu.cores(cpuAtWindows.get((int) w),
+                        cpuAtWindows.get((int) w + 1), TIMELINE_WINDOW_SECONDS, 6) : "";
+                long offset = w * TIMELINE_WINDOW_SECONDS;
                 lines.add(String.format("%s +%3d s  %5d completed  POST %s  to completed %s  GET %s%s",
-                        clock.format(java.time.Instant.ofEpochMilli(startedWallMillis + w * windowSeconds * 1000L)),
-                        w * windowSeconds, e.size(), shortPercentiles(a), shortPercentiles(e), shortPercentiles(r),
-                        cpu));
+                        clock.format(Instant.ofEpochMilli(startedWallMillis + offset * 1000L)), offset,
+                        ends.getOrDefault(w, List.of()).size(), shortPercentiles(accepts.getOrDefault(w, List.of())),
+                        shortPercentiles(ends.getOrDefault(w, List.of())),
+                        shortPercentiles(reads.getOrDefault(w, List.of())), cpu));
             }
             return lines;
+        }
+
+        /** Samples by the timeline window they started in. */
+        private static Map<Long, List<Sample>> byWindow(List<Sample> samples) {
+            long window = TimeUnit.SECONDS.toNanos(TIMELINE_WINDOW_SECONDS);
+            return samples.stream().collect(Collectors.groupingBy(s -> s.at() / window));
         }
 
         void drive() throws Exception {
@@ -367,7 +373,7 @@ public final class LoadBench {
 
     /** {@code count} reads of measured orders, one after the other, on the idle system. */
     private static List<Sample> idleReads(BenchHttp http, List<String> ids, int count) {
-        List<Sample> took = new java.util.ArrayList<>();
+        List<Sample> took = new ArrayList<>();
         for (int i = 0; i < count && !ids.isEmpty(); i++) {
             String id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
             long start = System.nanoTime();
@@ -463,8 +469,7 @@ public final class LoadBench {
     }
 
     static String percentiles(List<Sample> samples) {
-        long[] sorted = samples.stream().mapToLong(Sample::nanos).toArray();
-        Arrays.sort(sorted);
+        long[] sorted = sortedNanos(samples);
         if (sorted.length == 0) {
             return "no samples";
         }
@@ -474,10 +479,14 @@ public final class LoadBench {
 
     /** p50 / p99 / max in milliseconds, for the over-time lines. */
     static String shortPercentiles(List<Sample> samples) {
-        long[] sorted = samples.stream().mapToLong(Sample::nanos).sorted().toArray();
+        long[] sorted = sortedNanos(samples);
         return sorted.length == 0 ? String.format("%-23s", "-")
                 : String.format("%6.1f/%6.1f/%6.1f ms", at(sorted, 0.50), at(sorted, 0.99),
                         sorted[sorted.length - 1] / 1e6);
+    }
+
+    private static long[] sortedNanos(List<Sample> samples) {
+        return samples.stream().mapToLong(Sample::nanos).sorted().toArray();
     }
 
     private static double at(long[] sorted, double quantile) {

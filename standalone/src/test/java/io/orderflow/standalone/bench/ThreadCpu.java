@@ -76,10 +76,16 @@ final class ThreadCpu {
                 .orElse("other");
     }
 
-    /** Cores each part kept busy between two readings {@code seconds} apart, the busiest {@code top} first. */
-    static String cores(Map<String, Long> before, Map<String, Long> after, double seconds, int top) {
+    /** Clock ticks each part used between two readings. */
+    private static Map<String, Long> used(Map<String, Long> before, Map<String, Long> after) {
         Map<String, Long> used = new LinkedHashMap<>();
         after.forEach((part, ticks) -> used.put(part, Math.max(0, ticks - before.getOrDefault(part, 0L))));
+        return used;
+    }
+
+    /** Cores each part kept busy between two readings {@code seconds} apart, the busiest {@code top} first. */
+    static String cores(Map<String, Long> before, Map<String, Long> after, double seconds, int top) {
+        Map<String, Long> used = used(before, after);
         long total = used.values().stream().mapToLong(Long::longValue).sum();
         return String.format("%.2f cores (%s)", total / 100.0 / seconds, used.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(top)
@@ -89,8 +95,7 @@ final class ThreadCpu {
 
     /** The parts' shares of what was used between two readings, largest first, as one line. */
     static String shares(Map<String, Long> before, Map<String, Long> after, int orders) {
-        Map<String, Long> used = new LinkedHashMap<>();
-        after.forEach((part, ticks) -> used.put(part, Math.max(0, ticks - before.getOrDefault(part, 0L))));
+        Map<String, Long> used = used(before, after);
         long total = Math.max(1, used.values().stream().mapToLong(Long::longValue).sum());
         return used.entrySet().stream().filter(e -> e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
