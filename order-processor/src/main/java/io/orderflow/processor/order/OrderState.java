@@ -113,8 +113,10 @@ public record OrderState(String orderId, OrderStatus status, String reason, Json
             }
         }
         next.add(entry);
-        return next.size() > TIMELINE_CAP ? List.copyOf(next.subList(next.size() - TIMELINE_CAP, next.size()))
-                : Collections.unmodifiableList(next);
+        if (next.size() > TIMELINE_CAP) {
+            next.subList(0, next.size() - TIMELINE_CAP).clear();
+        }
+        return Collections.unmodifiableList(next);
     }
 
     /** A copy with the chat messages added, keeping only the last {@value #CHAT_CAP}. */
