@@ -31,6 +31,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.util.UriBuilder;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.SerializableString;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -41,6 +42,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -62,6 +64,11 @@ public class OrderQueryRouter {
     private final OrderStreams orderStreams;
     private final PinnedFlows flows;
     private final WebClient http = WebClient.create();
+    /**
+     * The JSON of each pinned version a view has shown, by {@code flowId@version}: published versions never change,
+     * and every read of an order copies its flow's JSON from here. As many entries as versions orders are pinned to.
+     */
+    private final Map<String, SerializableString> flowJson = new ConcurrentHashMap<>();
 
     public OrderQueryRouter(OrderStreams orderStreams, PinnedFlows flows) {
         this.orderStreams = orderStreams;
@@ -97,10 +104,11 @@ public class OrderQueryRouter {
     private ResponseEntity<String> view(OrderState state) {
         FlowVersion stored = state.flow();
         if (!StoredFlow.isSlim(stored)) {
-            return json(HttpStatus.OK, OrderView.of(state));
+            return json(HttpStatus.OK, OrderView.write(state));
         }
         return flows.version(stored.flowId(), stored.version())
-                .map(flow -> json(HttpStatus.OK, OrderView.of(state, flow)))
+                .map(flow -> json(HttpStatus.OK, OrderView.write(state, flowJson.computeIfAbsent(
+                        flow.flowId() + "@" + flow.version(), key -> OrderView.flowJson(flow)))))
                 .orElseGet(() -> json(HttpStatus.SERVICE_UNAVAILABLE,
                         error("The flows are still loading; retry shortly")));
     }
@@ -233,6 +241,10 @@ public class OrderQueryRouter {
     }
 
     private static ResponseEntity<String> json(HttpStatus status, JsonNode body) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(Json.write(body));
+        return json(status, Json.write(body));
+    }
+
+    private static ResponseEntity<String> json(HttpStatus status, String body) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
     }
 }

@@ -1,33 +1,63 @@
 package io.orderflow.processor.query;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
+import io.orderflow.schemas.model.TimelineEntry;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.ValueSerializer;
+import tools.jackson.databind.module.SimpleModule;
 
-/** The order's live state as the API shows it: the stored state without its private fields and timeline keys. */
+/**
+ * The order's live state as the API shows it: the stored state without its private fields and timeline keys, with
+ * the pinned flow's whole graph in place of the stored reference.
+ *
+ * <p>Written in one pass from the state to JSON text, with the flow's JSON copied in as it is
+ * ({@link #flowJson}, cached per published version by {@link io.orderflow.processor.flows.PinnedFlows}). Building a
+ * tree of the state and of the flow first, then editing and writing it, was about a seventh of the CPU of a read.
+ */
 public final class OrderView {
+
+    /** The context attribute that carries the flow's JSON to {@link FlowAsGiven}. */
+    private static final Object FLOW = new Object();
+
+    private static final ObjectWriter WRITER = Json.MAPPER.rebuild()
+            .withConfigOverride(OrderState.class, o -> o.setIgnorals(JsonIgnoreProperties.Value.forIgnoredProperties(
+                    OrderState.PRIVATE_FIELDS.toArray(String[]::new))))
+            .withConfigOverride(TimelineEntry.class, o -> o.setIgnorals(
+                    JsonIgnoreProperties.Value.forIgnoredProperties("key")))
+            .addModule(new SimpleModule("order-view").addSerializer(FlowVersion.class, new FlowAsGiven()))
+            .build()
+            .writer();
 
     private OrderView() {
     }
 
-    /** The view with the flow as stored (the whole graph for states stored before it was kept as a reference). */
-    public static ObjectNode of(OrderState state) {
-        return of(state, state.flow());
+    /** The JSON of {@code flow}, ready to be copied into views. */
+    public static SerializableString flowJson(FlowVersion flow) {
+        return new SerializedString(Json.write(flow));
     }
 
-    /** The view with {@code flow}, the pinned version with its whole graph, in place of the stored reference. */
-    public static ObjectNode of(OrderState state, FlowVersion flow) {
-        ObjectNode view = (ObjectNode) Json.tree(state);
-        if (flow != null) {
-            view.set("flow", Json.tree(flow));
+    /** The view with the flow as stored (the whole graph, for states stored before it was kept as a reference). */
+    public static String write(OrderState state) {
+        return write(state, flowJson(state.flow()));
+    }
+
+    /** The view with {@code flow}, the JSON of the pinned version with its whole graph ({@link #flowJson}). */
+    public static String write(OrderState state, SerializableString flow) {
+        return WRITER.withAttribute(FLOW, flow).writeValueAsString(state);
+    }
+
+    /** Writes the flow's JSON given to the call in place of the state's flow. */
+    private static final class FlowAsGiven extends ValueSerializer<FlowVersion> {
+        @Override
+        public void serialize(FlowVersion stored, JsonGenerator out, SerializationContext context) {
+            out.writeRawValue((SerializableString) context.getAttribute(FLOW));
         }
-        OrderState.PRIVATE_FIELDS.forEach(view::remove);
-        JsonNode timeline = view.get("timeline");
-        if (timeline != null) {
-            timeline.forEach(entry -> ((ObjectNode) entry).remove("key"));
-        }
-        return view;
     }
 }
