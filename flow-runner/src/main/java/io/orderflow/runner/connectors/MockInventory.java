@@ -14,7 +14,6 @@ import tools.jackson.databind.JsonNode;
  */
 public final class MockInventory implements InventoryConnector {
 
-    private final MockLedger ledger = new MockLedger();
     private final JsonNode stock = load();
 
     @Override
@@ -43,13 +42,11 @@ public final class MockInventory implements InventoryConnector {
             return new Reservation(false, null, lines.stream().map(Line::sku).toList());
         }
         String holdId = call.ref("hold");
-        ledger.record(holdId, "held");
         return new Reservation(true, holdId, List.of());
     }
 
     @Override
     public void release(ConnectorCall call, String holdId) {
-        MockLedger.failCompensationIfSimulated(call, "release stock hold " + holdId);
-        ledger.record(holdId, "released");
+        Simulated.failCompensationIfAsked(call, "release stock hold " + holdId);
     }
 }

@@ -3,21 +3,17 @@ package io.orderflow.runner.connectors;
 /** Shipping: {@code carrier_down} makes every booking attempt throw. */
 public final class MockShipping implements ShippingConnector {
 
-    private final MockLedger ledger = new MockLedger();
-
     @Override
     public Shipment book(ConnectorCall call, String shipTo) {
         if (call.simulates("carrier_down")) {
             throw new ConnectorException("Carrier unreachable (simulated carrier_down)");
         }
         String id = call.ref("shp");
-        ledger.record(id, "booked");
         return new Shipment(id, "MockCarrier", "TRK" + Integer.toUnsignedString(id.hashCode(), 36).toUpperCase());
     }
 
     @Override
     public void cancel(ConnectorCall call, String shipmentId) {
-        MockLedger.failCompensationIfSimulated(call, "cancel shipment " + shipmentId);
-        ledger.record(shipmentId, "cancelled");
+        Simulated.failCompensationIfAsked(call, "cancel shipment " + shipmentId);
     }
 }
