@@ -10,7 +10,6 @@ import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.ChatMessage.Proposal;
-import io.orderflow.schemas.query.OrderQueries;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -231,7 +230,7 @@ public class OpsChat implements DisposableBean {
     }
 
     private JsonNode read(String orderId) {
-        ResponseEntity<String> response = processor.get(uri -> uri.path(OrderQueries.ORDER).build(orderId)).block();
+        ResponseEntity<String> response = processor.order(orderId).block();
         JsonNode body = response == null || response.getBody() == null ? Json.object()
                 : Json.MAPPER.readTree(response.getBody());
         if (response == null || !response.getStatusCode().is2xxSuccessful()) {

@@ -64,7 +64,7 @@ public class Acknowledgements {
 
     /** The order's live state once its lines are read, or an empty state when that takes longer than replyWait. */
     private Mono<JsonNode> understood(String orderId) {
-        return Mono.defer(() -> processor.get(uri -> uri.path("/internal/orders/{id}").build(orderId)))
+        return processor.order(orderId)
                 .map(response -> response.getStatusCode().is2xxSuccessful() && response.getBody() != null
                         ? Json.MAPPER.readTree(response.getBody()) : Json.object())
                 .onErrorResume(e -> Mono.just(Json.object()))

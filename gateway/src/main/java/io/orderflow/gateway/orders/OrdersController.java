@@ -98,7 +98,7 @@ class OrdersController {
     Mono<ResponseEntity<String>> get(@PathVariable String id, ServerWebExchange exchange) {
         return access.require(exchange, Role.VIEWER)
                 .then(Mono.fromRunnable(() -> requireOrderId(id)))
-                .then(processor.get(uri -> uri.path(OrderQueries.ORDER).build(id)));
+                .then(processor.order(id));
     }
 
     @Operation(operationId = "deliverEvent")

@@ -4,9 +4,11 @@ import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.internal.InternalApi;
 import io.orderflow.schemas.query.LocalQueryApi;
+import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.springframework.http.MediaType;
@@ -36,19 +38,45 @@ public class ProcessorClient {
         this.processorUrl = settings.processorUrl();
     }
 
+    /**
+     * One order's live state as {@code GET /internal/orders/{id}} answers it. Nothing is read before subscription. An
+     * id in an order id's shape ({@link OrderIds#isOrderId}) has nothing to encode, so its path is not built by a
+     * {@link UriBuilder}: this is the read behind every {@code GET /api/v1/orders/{id}}.
+     */
+    public Mono<ResponseEntity<String>> order(String orderId) {
+        return Mono.defer(() -> OrderIds.isOrderId(orderId)
+                ? get(URI.create(OrderQueries.ORDERS + "/" + orderId), b -> b.path(OrderQueries.ORDER).build(orderId))
+                : get(b -> b.path(OrderQueries.ORDER).build(orderId)));
+    }
+
     /** GET on the internal API, answered with the processor's status and JSON body as they are. */
     public Mono<ResponseEntity<String>> get(Function<UriBuilder, URI> uri) {
+        return get(null, uri);
+    }
+
+    /**
+     * A read that this JVM's processor has already answered (its own store) is passed on as it is; one it forwards to
+     * the owner of the key is waited for, at most {@link #TIMEOUT}.
+     */
+    private Mono<ResponseEntity<String>> get(URI built, Function<UriBuilder, URI> uri) {
         Optional<LocalQueryApi> local = LocalQueryApi.at(processorUrl);
         if (local.isPresent()) {
-            Optional<CompletionStage<LocalQueryApi.Answer>> answer = local.get().get(uri.apply(relative.builder()));
+            Optional<CompletionStage<LocalQueryApi.Answer>> answer = local.get()
+                    .get(built != null ? built : uri.apply(relative.builder()));
             if (answer.isPresent()) {
-                return Mono.fromCompletionStage(answer.get())
-                        .map(a -> ResponseEntity.status(a.status()).contentType(MediaType.APPLICATION_JSON)
-                                .body(a.body()))
+                CompletableFuture<LocalQueryApi.Answer> future = answer.get().toCompletableFuture();
+                if (future.isDone() && !future.isCompletedExceptionally()) {
+                    return Mono.just(entity(future.join()));
+                }
+                return Mono.fromCompletionStage(future).map(ProcessorClient::entity)
                         .timeout(TIMEOUT)
                         .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(UNAVAILABLE));
             }
         }
         return api.get(uri);
+    }
+
+    private static ResponseEntity<String> entity(LocalQueryApi.Answer answer) {
+        return ResponseEntity.status(answer.status()).contentType(MediaType.APPLICATION_JSON).body(answer.body());
     }
 }

@@ -19,7 +19,6 @@ import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.ChatMessage;
-import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.List;
@@ -170,7 +169,7 @@ public class OrderSocketHandler implements WebSocketHandler {
         if (!OrderIds.isOrderId(orderId)) {
             return Mono.just(notFound(orderId));
         }
-        return processor.get(uri -> uri.path(OrderQueries.ORDER).build(orderId))
+        return processor.order(orderId)
                 .map(response -> statePush(orderId, response))
                 .onErrorResume(e -> {
                     // the next notice reads again; a failed read does not end the socket
