@@ -38,31 +38,20 @@ public class ProcessorClient {
         this.processorUrl = settings.processorUrl();
     }
 
-    /**
-     * One order's live state as {@code GET /internal/orders/{id}} answers it. Nothing is read before subscription. An
-     * id in an order id's shape ({@link OrderIds#isOrderId}) has nothing to encode, so its path is not built by a
-     * {@link UriBuilder}: this is the read behind every {@code GET /api/v1/orders/{id}}.
-     */
+    /** One order's live state as {@code GET /internal/orders/{id}} answers it. Nothing is read before subscription. */
     public Mono<ResponseEntity<String>> order(String orderId) {
-        return Mono.defer(() -> OrderIds.isOrderId(orderId)
-                ? get(URI.create(OrderQueries.ORDERS + "/" + orderId), b -> b.path(OrderQueries.ORDER).build(orderId))
-                : get(b -> b.path(OrderQueries.ORDER).build(orderId)));
-    }
-
-    /** GET on the internal API, answered with the processor's status and JSON body as they are. */
-    public Mono<ResponseEntity<String>> get(Function<UriBuilder, URI> uri) {
-        return get(null, uri);
+        return Mono.defer(() -> get(uri -> uri.path(OrderQueries.ORDER).build(orderId)));
     }
 
     /**
-     * A read that this JVM's processor has already answered (its own store) is passed on as it is; one it forwards to
-     * the owner of the key is waited for, at most {@link #TIMEOUT}.
+     * GET on the internal API, answered with the processor's status and JSON body as they are. A read that this JVM's
+     * processor has already answered (its own store) is passed on as it is; one it forwards to the owner of the key is
+     * waited for, at most {@link #TIMEOUT}.
      */
-    private Mono<ResponseEntity<String>> get(URI built, Function<UriBuilder, URI> uri) {
+    public Mono<ResponseEntity<String>> get(Function<UriBuilder, URI> uri) {
         Optional<LocalQueryApi> local = LocalQueryApi.at(processorUrl);
         if (local.isPresent()) {
-            Optional<CompletionStage<LocalQueryApi.Answer>> answer = local.get()
-                    .get(built != null ? built : uri.apply(relative.builder()));
+            Optional<CompletionStage<LocalQueryApi.Answer>> answer = local.get().get(uri.apply(relative.builder()));
             if (answer.isPresent()) {
                 CompletableFuture<LocalQueryApi.Answer> future = answer.get().toCompletableFuture();
                 if (future.isDone() && !future.isCompletedExceptionally()) {
