@@ -48,7 +48,13 @@ public class EventFanOut {
         this.clock = clock;
     }
 
-    @KafkaListener(id = "webhook-event-fan-out", topics = "#{T(io.orderflow.schemas.topics.Topics).ORDER_EVENTS.name()}")
+    /**
+     * Every order makes several events, so the fan-out reads them in batches: a fetch waits up to 100 ms for 64 KB.
+     * Fetching (and committing) as soon as one event was there cost the broker about 400 requests a second at 500
+     * orders/s, a quarter of all it served; a webhook now leaves up to 100 ms later.
+     */
+    @KafkaListener(id = "webhook-event-fan-out", topics = "#{T(io.orderflow.schemas.topics.Topics).ORDER_EVENTS.name()}",
+            properties = {"fetch.min.bytes=65536", "fetch.max.wait.ms=100"})
     public void onEvent(ConsumerRecord<String, String> record) throws Exception {
         if (record.value() == null) {
             return;
