@@ -29,6 +29,7 @@ public final class Json {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .addModule(new SpreadingCreators())
             .build();
 
     private Json() {
