@@ -25,6 +25,7 @@ import io.orderflow.schemas.tasks.NodeTask;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -414,9 +415,21 @@ public final class RunEngine {
         } else {
             instance.seq++;
         }
+        // A task reports progress after every node: what did not change since the last report is shared, not copied.
+        boolean after = previous != null;
         fx.reports.add(place, new RunReport.Progress(instance.orderId, instance.instanceId, instance.generation,
-                instance.seq, status, instance.reason, new LinkedHashMap<>(instance.nodes),
-                new LinkedHashMap<>(instance.edges), instance.order.deepCopy(), instance.vars.deepCopy(), at));
+                instance.seq, status, instance.reason, snapshot(instance.nodes, after ? previous.nodes() : null),
+                snapshot(instance.edges, after ? previous.edges() : null),
+                snapshot(instance.order, after ? previous.order() : null),
+                snapshot(instance.vars, after ? previous.vars() : null), at));
+    }
+
+    private static <V> Map<String, V> snapshot(Map<String, V> now, Map<String, V> reported) {
+        return now.equals(reported) ? reported : new LinkedHashMap<>(now);
+    }
+
+    private static JsonNode snapshot(ObjectNode now, JsonNode reported) {
+        return now.equals(reported) ? reported : now.deepCopy();
     }
 
     void detail(RunInstance instance, NodeDefinition definition, NodePatch patch, String logMessage,
