@@ -100,12 +100,7 @@ public class CustomerDirectory extends CompactedTopicView<String, Customer> {
         if (missing.isEmpty()) {
             return;
         }
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        try (var producer = new KafkaProducer<>(props, Topics.CUSTOMERS.keySerde().serializer(),
-                Topics.CUSTOMERS.valueSerde().serializer())) {
+        try (var producer = seedProducer(kafka.bootstrapServers())) {
             for (Customer customer : missing) {
                 producer.send(new ProducerRecord<>(Topics.CUSTOMERS.name(), customer.id(), customer)).get();
                 customers.putIfAbsent(customer.id(), normalized(customer));
@@ -115,6 +110,27 @@ public class CustomerDirectory extends CompactedTopicView<String, Customer> {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | RuntimeException e) {
             log.warn("Could not seed the customer directory", e);
+        }
+    }
+
+    /**
+     * The producer of the mock customers. Seeding runs on a common-pool thread, whose context class loader is the
+     * system one: in the packaged jar that loader does not hold Kafka, and the producer could not load its metrics
+     * reporter, so a new system started without its mock customers. Kafka's own loader is used instead.
+     */
+    static KafkaProducer<String, Customer> seedProducer(String bootstrapServers) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        Thread thread = Thread.currentThread();
+        ClassLoader context = thread.getContextClassLoader();
+        thread.setContextClassLoader(KafkaProducer.class.getClassLoader());
+        try {
+            return new KafkaProducer<>(props, Topics.CUSTOMERS.keySerde().serializer(),
+                    Topics.CUSTOMERS.valueSerde().serializer());
+        } finally {
+            thread.setContextClassLoader(context);
         }
     }
 
