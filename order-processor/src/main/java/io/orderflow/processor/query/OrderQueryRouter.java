@@ -11,7 +11,8 @@ import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.query.OrderQueries;
-import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -61,6 +62,8 @@ public class OrderQueryRouter {
             .comparingLong((JsonNode row) -> row.path("createdAt").asLong()).reversed()
             .thenComparing(row -> row.path("id").asString(""));
 
+    private static final Serializer<String> KEYS = new StringSerializer();
+
     private final OrderStreams orderStreams;
     private final PinnedFlows flows;
     private final WebClient http = WebClient.create();
@@ -75,24 +78,28 @@ public class OrderQueryRouter {
         this.flows = flows;
     }
 
-    /** The order's live state, from this instance or forwarded to the owner of its key. */
+    /**
+     * The order's live state, from this instance or forwarded to the owner of its key. Only the store of the key's
+     * partition is read: a read of all local stores asked each one in turn (six in the standalone system) and waited
+     * for each one's lock, which its stream thread holds while it writes.
+     */
     public Mono<ResponseEntity<String>> order(String orderId, boolean local) {
         KafkaStreams streams = orderStreams.streams().orElse(null);
         if (streams == null || !streams.state().isRunningOrRebalancing()) {
             return Mono.just(unavailable());
         }
-        if (!local) {
-            KeyQueryMetadata owner = streams.queryMetadataForKey(OrderAgent.ORDERS, orderId, Serdes.String().serializer());
-            if (owner == null || owner == KeyQueryMetadata.NOT_AVAILABLE) {
-                return Mono.just(unavailable());
-            }
-            if (!owner.activeHost().equals(orderStreams.self())) {
-                return forward(owner.activeHost(), b -> b.path(OrderQueries.ORDER).queryParam(OrderQueries.LOCAL, true)
-                        .build(orderId));
-            }
+        KeyQueryMetadata owner = streams.queryMetadataForKey(OrderAgent.ORDERS, orderId, KEYS);
+        if (owner == null || owner == KeyQueryMetadata.NOT_AVAILABLE) {
+            return Mono.just(unavailable());
+        }
+        if (!local && !owner.activeHost().equals(orderStreams.self())) {
+            return forward(owner.activeHost(), b -> b.path(OrderQueries.ORDER).queryParam(OrderQueries.LOCAL, true)
+                    .build(orderId));
         }
         return Mono.fromCallable(() -> {
-            OrderState state = this.<OrderState>store(streams, OrderAgent.ORDERS).get(orderId);
+            OrderState state = streams.store(StoreQueryParameters.fromNameAndType(OrderAgent.ORDERS,
+                    QueryableStoreTypes.<String, OrderState>keyValueStore()).withPartition(owner.partition()))
+                    .get(orderId);
             return state == null ? json(HttpStatus.NOT_FOUND, error("Order " + orderId + " not found")) : view(state);
         }).onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()));
     }
