@@ -1,6 +1,7 @@
 package io.orderflow.gateway.commands;
 
 import io.orderflow.gateway.GatewayProperties;
+import io.orderflow.gateway.RandomIds;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicReader;
@@ -13,7 +14,6 @@ import io.orderflow.schemas.topics.Topics;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
@@ -64,7 +64,7 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
     /** Sends {@code command} and answers with its reply, or 503 when none arrives within the reply timeout. */
     public Mono<CommandReply> send(OrderCommand command, Caller caller) {
         return Mono.defer(() -> {
-            String correlationId = UUID.randomUUID().toString();
+            String correlationId = RandomIds.uuid().toString();
             CompletableFuture<CommandReply> reply = new CompletableFuture<>();
             pending.put(correlationId, reply);
             CommandEnvelope envelope = new CommandEnvelope(correlationId, settings.instanceId(), clock.millis(),

@@ -1,9 +1,9 @@
 package io.orderflow.gateway.orders;
 
+import io.orderflow.gateway.RandomIds;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
 
@@ -17,7 +17,6 @@ public final class OrderIds {
     public static final Pattern SHAPE = Pattern.compile("ord_[A-Za-z0-9_-]{1,64}");
 
     private static final int ID_HEX_CHARS = 24;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private OrderIds() {
     }
@@ -27,9 +26,7 @@ public final class OrderIds {
     }
 
     public static String random() {
-        byte[] bytes = new byte[ID_HEX_CHARS / 2];
-        RANDOM.nextBytes(bytes);
-        return "ord_" + HexFormat.of().formatHex(bytes);
+        return "ord_" + RandomIds.hex(ID_HEX_CHARS / 2);
     }
 
     public static boolean isOrderId(String id) {
