@@ -97,9 +97,7 @@ public class OrderQueryRouter {
                     .build(orderId));
         }
         return Mono.fromCallable(() -> {
-            OrderState state = streams.store(StoreQueryParameters.fromNameAndType(OrderAgent.ORDERS,
-                    QueryableStoreTypes.<String, OrderState>keyValueStore()).withPartition(owner.partition()))
-                    .get(orderId);
+            OrderState state = this.<OrderState>store(streams, OrderAgent.ORDERS, owner.partition()).get(orderId);
             return state == null ? json(HttpStatus.NOT_FOUND, error("Order " + orderId + " not found")) : view(state);
         }).onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()));
     }
@@ -218,7 +216,16 @@ public class OrderQueryRouter {
     }
 
     private <V> ReadOnlyKeyValueStore<String, V> store(KafkaStreams streams, String name) {
-        return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
+        return streams.store(parameters(name));
+    }
+
+    /** The local store of one partition. */
+    private <V> ReadOnlyKeyValueStore<String, V> store(KafkaStreams streams, String name, int partition) {
+        return streams.store(this.<V>parameters(name).withPartition(partition));
+    }
+
+    private <V> StoreQueryParameters<ReadOnlyKeyValueStore<String, V>> parameters(String name) {
+        return StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore());
     }
 
     private Mono<ResponseEntity<String>> forward(HostInfo owner, Function<UriBuilder, URI> uri) {
