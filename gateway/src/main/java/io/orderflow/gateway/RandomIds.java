@@ -1,5 +1,6 @@
 package io.orderflow.gateway;
 
+import java.nio.ByteBuffer;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -38,12 +39,7 @@ public final class RandomIds {
         RANDOM.get().nextBytes(random);
         random[6] = (byte) ((random[6] & 0x0f) | 0x40);
         random[8] = (byte) ((random[8] & 0x3f) | 0x80);
-        long high = 0;
-        long low = 0;
-        for (int i = 0; i < 8; i++) {
-            high = (high << 8) | (random[i] & 0xff);
-            low = (low << 8) | (random[i + 8] & 0xff);
-        }
-        return new UUID(high, low);
+        ByteBuffer bits = ByteBuffer.wrap(random);
+        return new UUID(bits.getLong(), bits.getLong());
     }
 }
