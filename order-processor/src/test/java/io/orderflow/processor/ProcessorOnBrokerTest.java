@@ -221,6 +221,16 @@ class ProcessorOnBrokerTest {
             assertThat(Json.MAPPER.readTree(forwarded.body()).get("orderId").asString()).isEqualTo(ownedBySecond);
         });
 
+        // and when the second changes that order, the first answers the change: it no longer answers the order from
+        // what it wrote itself before the partition moved (LiveOrders)
+        producer.send(new ProducerRecord<>(Topics.ORDER_COMMANDS.name(), ownedBySecond,
+                new CommandEnvelope(UUID.randomUUID().toString(), REPLY_TO, System.currentTimeMillis(), Caller.OPEN,
+                        new OrderCommand.CancelOrder(ownedBySecond, "moved partition")))).get();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonNode moved = Json.MAPPER.readTree(get(first, "/internal/orders/" + ownedBySecond).body());
+            assertThat(moved.get("status").asString()).as(moved.toString()).isEqualTo("cancelled");
+        });
+
         // and the list from either instance gathers every order
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             HttpResponse<String> list = get(first, "/internal/orders?q=cus_it");

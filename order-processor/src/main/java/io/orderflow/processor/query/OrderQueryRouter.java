@@ -5,12 +5,14 @@ import io.orderflow.processor.flows.PinnedFlows;
 import io.orderflow.processor.index.OrderIndex;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.processor.order.StoredFlow;
+import io.orderflow.processor.streams.LiveOrders;
 import io.orderflow.processor.streams.OrderAgent;
 import io.orderflow.processor.streams.OrderStreams;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.query.OrderQueries;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -63,6 +65,7 @@ public class OrderQueryRouter {
             .thenComparing(row -> row.path("id").asString(""));
 
     private static final Serializer<String> KEYS = new StringSerializer();
+    private static final Deserializer<OrderState> STATES = OrderAgent.STATES.deserializer();
 
     private final OrderStreams orderStreams;
     private final PinnedFlows flows;
@@ -79,11 +82,17 @@ public class OrderQueryRouter {
     }
 
     /**
-     * The order's live state, from this instance or forwarded to the owner of its key. Only the store of the key's
-     * partition is read: a read of all local stores asked each one in turn (six in the standalone system) and waited
-     * for each one's lock, which its stream thread holds while it writes.
+     * The order's live state, from this instance or forwarded to the owner of its key. An order one of this
+     * instance's tasks wrote a moment ago is answered from {@link LiveOrders}, without asking Kafka Streams anything;
+     * only for others is the key's owner looked up, and only the store of the key's partition read. A read of all
+     * local stores asked each one in turn (six in the standalone system) and waited for each one's lock, which its
+     * stream thread holds while it writes.
      */
     public Mono<ResponseEntity<String>> order(String orderId, boolean local) {
+        byte[] latest = orderStreams.live().latest(orderId);
+        if (latest != null) {
+            return Mono.fromCallable(() -> view(latest));
+        }
         KafkaStreams streams = orderStreams.streams().orElse(null);
         if (streams == null || !streams.state().isRunningOrRebalancing()) {
             return Mono.just(unavailable());
@@ -97,9 +106,15 @@ public class OrderQueryRouter {
                     .build(orderId));
         }
         return Mono.fromCallable(() -> {
-            OrderState state = this.<OrderState>store(streams, OrderAgent.ORDERS, owner.partition()).get(orderId);
-            return state == null ? json(HttpStatus.NOT_FOUND, error("Order " + orderId + " not found")) : view(state);
+            byte[] stored = this.<byte[]>store(streams, OrderAgent.ORDERS, owner.partition()).get(orderId);
+            return stored == null ? json(HttpStatus.NOT_FOUND, error("Order " + orderId + " not found"))
+                    : view(stored);
         }).onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()));
+    }
+
+    /** The view of a state as the orders store holds it. */
+    private ResponseEntity<String> view(byte[] stored) {
+        return view(STATES.deserialize(OrderAgent.ORDERS, stored));
     }
 
     /**

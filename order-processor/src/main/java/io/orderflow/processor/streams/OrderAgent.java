@@ -17,7 +17,9 @@ import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.reports.RunReport;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -57,6 +59,10 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     public static final String UPDATES = "updates-sink";
 
     private static final Logger log = LoggerFactory.getLogger(OrderAgent.class);
+    /** How the orders store's values are written and read: an order's state as JSON. */
+    public static final JsonSerde<OrderState> STATES = JsonSerde.of(OrderState.class);
+    private static final Serializer<OrderState> STATE_WRITER = STATES.serializer();
+    private static final Deserializer<OrderState> STATE_READER = STATES.deserializer();
     /**
      * Most orders whose last written state a task keeps as an object (see {@code Agent.written}). Only orders that
      * await a runner report are kept, and only until it comes, so the map holds about the orders in flight on one
@@ -70,6 +76,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     private final Clock clock;
     private final Duration sweepInterval;
     private final int sweepBudget;
+    private final LiveOrders live;
 
     /**
      * Applies a decision's facts to the state: {@link OrderApplier#applyAll} in production. A seam for the test that
@@ -80,16 +87,15 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         OrderState applyAll(OrderState before, List<OrderFact> facts, long now);
     }
 
-    public OrderAgent(OrderDecider decider, Clock clock, Duration sweepInterval, int sweepBudget) {
-        this(decider, OrderApplier::applyAll, clock, sweepInterval, sweepBudget);
-    }
-
-    public OrderAgent(OrderDecider decider, Applier applier, Clock clock, Duration sweepInterval, int sweepBudget) {
+    /** @param live where the agent's tasks keep the orders they wrote last, for reads from other threads */
+    public OrderAgent(OrderDecider decider, Applier applier, Clock clock, Duration sweepInterval, int sweepBudget,
+                      LiveOrders live) {
         this.decider = decider;
         this.applier = applier;
         this.clock = clock;
         this.sweepInterval = sweepInterval;
         this.sweepBudget = sweepBudget;
+        this.live = live;
     }
 
     @Override
@@ -101,9 +107,11 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         // small index rows, each pinning a 4 KB report or command, which doubled the live heap (about 300 MB
         // after a collection instead of 150) and the collector's CPU. The order's last state is kept as an object
         // instead (written, below).
+        // The orders store holds the state's JSON as bytes, which the agent writes itself ({@link #STATES}): the
+        // same bytes go to the store and to the live orders that reads are answered from.
         return Set.of(
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ORDERS), Serdes.String(),
-                        JsonSerde.of(OrderState.class)),
+                        Serdes.ByteArray()),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INDEX), Serdes.String(),
                         JsonSerde.of(OrderIndexRow.class)),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(APPROVALS), Serdes.String(),
@@ -120,7 +128,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     private final class Agent implements Processor<String, Object, String, Object> {
 
         private ProcessorContext<String, Object> context;
-        private KeyValueStore<String, OrderState> orders;
+        private KeyValueStore<String, byte[]> orders;
+        private int partition;
+        private LiveOrders.Partition latest;
         private KeyValueStore<String, OrderIndexRow> index;
         private KeyValueStore<String, ApprovalRow> approvals;
         private KeyValueStore<String, Due> due;
@@ -147,6 +157,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         public void init(ProcessorContext<String, Object> context) {
             written.clear();
             this.context = context;
+            partition = context.taskId().partition();
+            latest = live.open(partition);
             orders = context.getStateStore(ORDERS);
             index = context.getStateStore(INDEX);
             approvals = context.getStateStore(APPROVALS);
@@ -188,7 +200,11 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
 
         private OrderState read(String orderId) {
             OrderState state = written.get(orderId);
-            return state != null ? state : orders.get(orderId);
+            if (state != null) {
+                return state;
+            }
+            byte[] stored = latest.latest(orderId);
+            return STATE_READER.deserialize(ORDERS, stored != null ? stored : orders.get(orderId));
         }
 
         /** Queued or running: a runner task of the order is out, and its reports will follow. */
@@ -199,6 +215,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         @Override
         public void close() {
             written.clear();
+            live.close(partition, latest);
         }
 
         /**
@@ -252,7 +269,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private void carryOut(String orderId, OrderState before, OrderState after, List<Effect> effects, long now) {
             if (after != before) {
                 written.remove(orderId);
-                orders.put(orderId, after);
+                byte[] stored = STATE_WRITER.serialize(ORDERS, after);
+                orders.put(orderId, stored);
+                latest.wrote(orderId, stored);
                 if (awaitsReport(after)) {
                     written.put(orderId, after);
                 }

@@ -35,6 +35,7 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
     private static final Logger log = LoggerFactory.getLogger(OrderStreams.class);
 
     private final ProcessorProperties settings;
+    private final LiveOrders live = new LiveOrders();
     private volatile KafkaStreams streams;
     private volatile HostInfo self;
 
@@ -48,7 +49,7 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
             return;
         }
         self = new HostInfo(advertisedHost(), event.getWebServer().getPort());
-        streams = new KafkaStreams(OrderTopology.build(settings.agentSettings(), Clock.systemUTC()), properties(self));
+        streams = new KafkaStreams(OrderTopology.build(settings.agentSettings(), Clock.systemUTC(), live), properties(self));
         streams.setUncaughtExceptionHandler(e -> {
             log.error("Order processor stream thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
@@ -61,6 +62,11 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
     /** The running streams client, or empty before the web server started or after close. */
     public Optional<KafkaStreams> streams() {
         return Optional.ofNullable(streams);
+    }
+
+    /** The orders this instance's active tasks wrote last, readable without the stores' locks. */
+    public LiveOrders live() {
+        return live;
     }
 
     /** This instance's {@code application.server}. */

@@ -21,24 +21,24 @@ public final class OrderTopology {
     private OrderTopology() {
     }
 
-    public static Topology build(AgentSettings settings, Clock clock) {
-        return build(settings, clock, SWEEP_BUDGET);
+    public static Topology build(AgentSettings settings, Clock clock, LiveOrders live) {
+        return build(settings, clock, SWEEP_BUDGET, OrderApplier::applyAll, live);
     }
 
-    /** @param sweepBudget at most this many due timers are handled per sweep; the rest wait for the next one */
-    public static Topology build(AgentSettings settings, Clock clock, int sweepBudget) {
-        return build(settings, clock, sweepBudget, OrderApplier::applyAll);
-    }
-
-    /** @param applier applies a decision's facts to the state ({@link OrderApplier#applyAll}; tests swap it) */
-    public static Topology build(AgentSettings settings, Clock clock, int sweepBudget, OrderAgent.Applier applier) {
+    /**
+     * @param sweepBudget at most this many due timers are handled per sweep; the rest wait for the next one
+     * @param applier     applies a decision's facts to the state ({@link OrderApplier#applyAll}; tests swap it)
+     * @param live        where the tasks keep the orders they wrote last, for reads ({@link LiveOrders})
+     */
+    public static Topology build(AgentSettings settings, Clock clock, int sweepBudget, OrderAgent.Applier applier,
+                                 LiveOrders live) {
         Topology topology = new Topology();
         topology.addSource("commands", Topics.ORDER_COMMANDS.keySerde().deserializer(),
                 anyValue(Topics.ORDER_COMMANDS), Topics.ORDER_COMMANDS.name());
         topology.addSource("reports", Topics.RUN_REPORTS.keySerde().deserializer(),
                 anyValue(Topics.RUN_REPORTS), Topics.RUN_REPORTS.name());
         topology.addProcessor("order-agent",
-                new OrderAgent(new OrderDecider(settings), applier, clock, SWEEP_INTERVAL, sweepBudget),
+                new OrderAgent(new OrderDecider(settings), applier, clock, SWEEP_INTERVAL, sweepBudget, live),
                 "commands", "reports");
         sink(topology, OrderAgent.REPLIES, Topics.COMMAND_REPLIES);
         sink(topology, OrderAgent.TASKS, Topics.NODE_TASKS);

@@ -38,6 +38,8 @@ final class AgentDriver implements AutoCloseable {
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
     final MutableClock clock = new MutableClock(START);
+    /** The orders the agent's one task wrote last, as reads see them. */
+    final LiveOrders live = new LiveOrders();
     private final TopologyTestDriver driver;
     private final Path stateDir;
     private final TestInputTopic<String, CommandEnvelope> commands;
@@ -70,7 +72,7 @@ final class AgentDriver implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         stateDir = tempDir();
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(OrderTopology.build(settings, clock, sweepBudget, applier), props, START);
+        driver = new TopologyTestDriver(OrderTopology.build(settings, clock, sweepBudget, applier, live), props, START);
         commands = input(Topics.ORDER_COMMANDS);
         reports = input(Topics.RUN_REPORTS);
         replies = output(Topics.COMMAND_REPLIES);
@@ -115,8 +117,8 @@ final class AgentDriver implements AutoCloseable {
     }
 
     OrderState state(String orderId) {
-        KeyValueStore<String, OrderState> store = driver.getKeyValueStore(OrderAgent.ORDERS);
-        return store.get(orderId);
+        KeyValueStore<String, byte[]> store = driver.getKeyValueStore(OrderAgent.ORDERS);
+        return OrderAgent.STATES.deserializer().deserialize(OrderAgent.ORDERS, store.get(orderId));
     }
 
     List<NodeTask> tasks() {
