@@ -37,6 +37,9 @@ final class Target implements AutoCloseable {
         this.description = description;
     }
 
+    /** Lines of the system's log shown when it exits before it is healthy. */
+    private static final int LOG_LINES_SHOWN = 60;
+
     static Target open(BenchOptions options) throws Exception {
         if (options.url() != null) {
             return new Target(options.url(), options.kafka(), null, options.pid(), null, false,
@@ -84,8 +87,9 @@ final class Target implements AutoCloseable {
         long started = System.nanoTime();
         while (System.nanoTime() < deadline) {
             if (process != null && !process.isAlive()) {
-                throw new IllegalStateException("The system exited with " + process.exitValue() + "; see "
-                        + dataDir.resolve("system.log"));
+                // the data directory, and the log with it, is deleted on close: show the log's end here
+                throw new IllegalStateException("The system exited with " + process.exitValue()
+                        + "; the end of its log:\n" + tail(dataDir.resolve("system.log"), LOG_LINES_SHOWN));
             }
             try {
                 HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(url + "/health"))
@@ -103,6 +107,16 @@ final class Target implements AutoCloseable {
             Thread.sleep(250);
         }
         throw new IllegalStateException("The system did not become healthy within " + within);
+    }
+
+    /** The last {@code lines} lines of {@code log}. */
+    static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(could not read " + log + ": " + e + ")";
+        }
     }
 
     String url() {
