@@ -22,9 +22,12 @@ public record ProcessorProperties(@DefaultValue KafkaSettings kafka, @DefaultVal
      * @param stateDir       default {@code <data-dir>/order-processor/streams}
      * @param advertisedHost the host other instances reach this one at ({@code ADVERTISED_HOST}); blank: this
      *                       machine's host name
+     * @param liveOrdersPerPartition the orders each active task keeps as written last, for reads without the store's
+     *                       lock ({@code LIVE_ORDERS_PER_PARTITION}, {@link io.orderflow.processor.streams.LiveOrders})
      */
     public record Streams(@DefaultValue("orderflow-order-processor") String applicationId, String stateDir,
-                          String advertisedHost, @DefaultValue("20") long commitIntervalMs) {
+                          String advertisedHost, @DefaultValue("20") long commitIntervalMs,
+                          @DefaultValue("128") int liveOrdersPerPartition) {
     }
 
     public AgentSettings agentSettings() {

@@ -85,8 +85,8 @@ public class OrderQueryRouter {
      * The order's live state, from this instance or forwarded to the owner of its key. An order one of this
      * instance's tasks wrote a moment ago is answered from {@link LiveOrders}, without asking Kafka Streams anything;
      * only for others is the key's owner looked up, and only the store of the key's partition read. A read of all
-     * local stores asked each one in turn (six in the standalone system) and waited for each one's lock, which its
-     * stream thread holds while it writes.
+     * local stores asked each one in turn and waited for each one's lock, which its stream thread holds while it
+     * writes.
      */
     public Mono<ResponseEntity<String>> order(String orderId, boolean local) {
         byte[] latest = orderStreams.live().latest(orderId);

@@ -18,23 +18,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * another instance, before a failed task's store is wiped and restored (an aborted exactly-once transaction), and
  * before an active task becomes a standby. So what a partition holds is always what its store holds, written or not
  * yet committed, as a read of the store would see it; once the task is gone, its orders are read from the store or
- * the owner, as before. Each partition keeps the last {@code perPartition} orders written.
+ * the owner, as before. Each partition keeps the last {@code perPartition} orders written; an order written longer
+ * ago is read from the store.
  */
 public final class LiveOrders {
-
-    /** Orders kept per partition: at 500 orders a second over six partitions, the last three seconds' orders. */
-    public static final int DEFAULT_PER_PARTITION = 256;
 
     private final Map<Integer, Partition> partitions = new ConcurrentHashMap<>();
     private final int perPartition;
 
-    public LiveOrders() {
-        this(DEFAULT_PER_PARTITION);
-    }
-
+    /**
+     * @param perPartition the orders each partition keeps ({@code LIVE_ORDERS_PER_PARTITION}, 128 by default: the
+     *                     last 0.8 s of orders at 500 a second on the standalone system's three partitions). More is
+     *                     not free: a kept order lives through young collections, which copy it each time; 256 a
+     *                     partition doubled the survivors and made a young pause about 2 ms longer (README,
+     *                     Performance, eighth session). 0 keeps none: every read asks the store.
+     */
     public LiveOrders(int perPartition) {
-        if (perPartition < 1) {
-            throw new IllegalArgumentException("perPartition must be positive, was " + perPartition);
+        if (perPartition < 0) {
+            throw new IllegalArgumentException("perPartition must not be negative, was " + perPartition);
         }
         this.perPartition = perPartition;
     }
@@ -68,8 +69,10 @@ public final class LiveOrders {
         private final Map<String, byte[]> latest = new ConcurrentHashMap<>();
         /** The same orders, oldest write first; the stream thread's own. */
         private final LinkedHashMap<String, byte[]> byAge;
+        private final boolean keeps;
 
         private Partition(int capacity) {
+            keeps = capacity > 0;
             byAge = new LinkedHashMap<>(capacity * 2) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<String, byte[]> eldest) {
@@ -88,6 +91,9 @@ public final class LiveOrders {
 
         /** Keeps {@code state}, the bytes just put in the store, as the order's latest and newest written. */
         void wrote(String orderId, byte[] state) {
+            if (!keeps) {
+                return;
+            }
             latest.put(orderId, state);
             byAge.remove(orderId);
             byAge.put(orderId, state);

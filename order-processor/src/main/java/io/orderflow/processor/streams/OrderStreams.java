@@ -35,12 +35,13 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
     private static final Logger log = LoggerFactory.getLogger(OrderStreams.class);
 
     private final ProcessorProperties settings;
-    private final LiveOrders live = new LiveOrders();
+    private final LiveOrders live;
     private volatile KafkaStreams streams;
     private volatile HostInfo self;
 
     public OrderStreams(ProcessorProperties settings) {
         this.settings = settings;
+        this.live = new LiveOrders(settings.streams().liveOrdersPerPartition());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.orderflow.processor.query;
 
+import io.orderflow.processor.TestSettings;
 import io.orderflow.processor.streams.OrderStreams;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.query.OrderQueries;
@@ -46,7 +47,7 @@ class ListMergeTest {
     @Test
     void askingForMoreThan200RowsAsksTheInstancesFor200() {
         List<Integer> asked = new ArrayList<>();
-        OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(null), null) {
+        OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(TestSettings.processor()), null) {
             @Override
             public Mono<ResponseEntity<String>> orders(OrderQueries.ListQuery query, boolean local) {
                 asked.add(query.limit());

@@ -2,6 +2,7 @@ package io.orderflow.processor.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.orderflow.processor.TestSettings;
 import io.orderflow.processor.streams.OrderStreams;
 import io.orderflow.schemas.query.LocalQueryApi;
 import io.orderflow.schemas.query.OrderQueries;
@@ -18,7 +19,7 @@ import reactor.core.publisher.Mono;
 class LocalQueriesTest {
 
     private final List<String> asked = new ArrayList<>();
-    private final OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(null), null) {
+    private final OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(TestSettings.processor()), null) {
         @Override
         public Mono<ResponseEntity<String>> order(String orderId, boolean local) {
             asked.add(orderId + (local ? " local" : ""));

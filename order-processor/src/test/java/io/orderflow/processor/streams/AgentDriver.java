@@ -39,7 +39,7 @@ final class AgentDriver implements AutoCloseable {
 
     final MutableClock clock = new MutableClock(START);
     /** The orders the agent's one task wrote last, as reads see them. */
-    final LiveOrders live = new LiveOrders();
+    final LiveOrders live = new LiveOrders(128);
     private final TopologyTestDriver driver;
     private final Path stateDir;
     private final TestInputTopic<String, CommandEnvelope> commands;

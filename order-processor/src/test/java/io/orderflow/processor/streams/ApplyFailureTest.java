@@ -1,7 +1,6 @@
 package io.orderflow.processor.streams;
 
-import io.orderflow.kafka.KafkaSettings;
-import io.orderflow.processor.ProcessorProperties;
+import io.orderflow.processor.TestSettings;
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.order.OrderApplier;
 import io.orderflow.schemas.commands.OrderCommand;
@@ -87,10 +86,7 @@ class ApplyFailureTest {
 
     @Test
     void theProcessorFailsARecordItCannotProcessInsteadOfSkippingIt() {
-        ProcessorProperties settings = new ProcessorProperties(new KafkaSettings("localhost:9092"),
-                "./data", 1440, 5, new ProcessorProperties.Streams("app", "/tmp/state", "localhost", 50));
-
-        Properties props = new OrderStreams(settings).properties(new HostInfo("localhost", 8081));
+        Properties props = new OrderStreams(TestSettings.processor()).properties(new HostInfo("localhost", 8081));
 
         assertThat(props.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG))
                 .isEqualTo(LogAndFailProcessingExceptionHandler.class);

@@ -40,8 +40,16 @@ class LiveOrdersTest {
     }
 
     @Test
+    void keepsNothingWhenToldToKeepNone() {
+        LiveOrders live = new LiveOrders(0);
+        live.open(0).wrote("ord_a", json("{}"));
+
+        assertThat(live.latest("ord_a")).isNull();
+    }
+
+    @Test
     void aClosedPartitionIsForgottenButNotOneOpenedAgainSince() {
-        LiveOrders live = new LiveOrders();
+        LiveOrders live = new LiveOrders(8);
         LiveOrders.Partition first = live.open(3);
         first.wrote("ord_a", json("{}"));
         LiveOrders.Partition other = live.open(4);
