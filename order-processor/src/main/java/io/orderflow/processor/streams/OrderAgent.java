@@ -58,9 +58,10 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     public static final String EVENTS = "events-sink";
     public static final String UPDATES = "updates-sink";
 
-    private static final Logger log = LoggerFactory.getLogger(OrderAgent.class);
     /** How the orders store's values are written and read: an order's state as JSON. */
     public static final JsonSerde<OrderState> STATES = JsonSerde.of(OrderState.class);
+
+    private static final Logger log = LoggerFactory.getLogger(OrderAgent.class);
     private static final Serializer<OrderState> STATE_WRITER = STATES.serializer();
     private static final Deserializer<OrderState> STATE_READER = STATES.deserializer();
     /**
@@ -107,8 +108,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         // small index rows, each pinning a 4 KB report or command, which doubled the live heap (about 300 MB
         // after a collection instead of 150) and the collector's CPU. The order's last state is kept as an object
         // instead (written, below).
-        // The orders store holds the state's JSON as bytes, which the agent writes itself ({@link #STATES}): the
-        // same bytes go to the store and to the live orders that reads are answered from.
+        // The orders store holds the state's JSON as bytes, which the agent writes itself (STATES): the same bytes
+        // go to the store and to the live orders that reads are answered from.
         return Set.of(
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ORDERS), Serdes.String(),
                         Serdes.ByteArray()),

@@ -50,7 +50,8 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
             return;
         }
         self = new HostInfo(advertisedHost(), event.getWebServer().getPort());
-        streams = new KafkaStreams(OrderTopology.build(settings.agentSettings(), Clock.systemUTC(), live), properties(self));
+        streams = new KafkaStreams(OrderTopology.build(settings.agentSettings(), Clock.systemUTC(), live),
+                properties(self));
         streams.setUncaughtExceptionHandler(e -> {
             log.error("Order processor stream thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
