@@ -1,5 +1,6 @@
 package io.orderflow.gateway.chat;
 
+import io.orderflow.gateway.RandomIds;
 import io.orderflow.gateway.api.ApiError;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -246,8 +246,9 @@ public class OpsChat implements DisposableBean {
         return new ApiException(http == null ? HttpStatus.INTERNAL_SERVER_ERROR : http, ApiError.of(error), Map.of());
     }
 
+    /** 16 random hex digits, from {@link RandomIds} (not the JDK's one locked generator behind {@code UUID}). */
     static String newId() {
-        return UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        return RandomIds.hex(8);
     }
 
     @Override
