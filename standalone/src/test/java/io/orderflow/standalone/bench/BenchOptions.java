@@ -25,10 +25,13 @@ import java.util.Map;
  * @param port          gateway port of the started system
  * @param kafkaPort     broker port of the started system
  * @param dataDir       data directory of the started system; empty: a new one under /tmp, deleted after
+ * @param readsOut      a file for every sampled read of the measured run, one line each: its start in milliseconds
+ *                      since the epoch and its time in milliseconds, to lay beside a GC or safepoint log written with
+ *                      {@code -Xlog:...:timemillis}; empty: none
  */
 record BenchOptions(int orders, int warmup, int concurrency, double rate, String flow, int getRate, int eosRecords,
                     String jar, String jvmArgs, String url, String kafka, long pid, int port, int kafkaPort,
-                    String dataDir, int orderTimeoutSeconds) {
+                    String dataDir, int orderTimeoutSeconds, String readsOut) {
 
     static BenchOptions parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -42,7 +45,8 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
             }
         }
         List<String> known = List.of("orders", "warmup", "concurrency", "rate", "flow", "get-rate", "eos-records",
-                "jar", "jvm-args", "url", "kafka", "pid", "port", "kafka-port", "data-dir", "order-timeout");
+                "jar", "jvm-args", "url", "kafka", "pid", "port", "kafka-port", "data-dir", "order-timeout",
+                "reads-out");
         given.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("Unknown option --" + k + " (known: " + known + ")");
         });
@@ -60,9 +64,10 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
                 given.get("url"),
                 given.getOrDefault("kafka", "localhost:9092"),
                 Long.parseLong(given.getOrDefault("pid", "-1")),
-                Integer.parseInt(given.getOrDefault("port", "38080")),
-                Integer.parseInt(given.getOrDefault("kafka-port", "39092")),
+                Integer.parseInt(given.getOrDefault("port", "18080")),
+                Integer.parseInt(given.getOrDefault("kafka-port", "19092")),
                 given.get("data-dir"),
-                Integer.parseInt(given.getOrDefault("order-timeout", "120")));
+                Integer.parseInt(given.getOrDefault("order-timeout", "120")),
+                given.get("reads-out"));
     }
 }
