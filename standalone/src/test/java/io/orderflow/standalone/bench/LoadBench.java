@@ -175,9 +175,9 @@ public final class LoadBench {
         final int orders;
         final String name;
         /*
-         * Every sample of the run, appended under a lock. A copy-on-write list copied its whole array on every add:
-         * about 90 MB/s of garbage at 500 orders/s, and the benchmark's own collection pauses (7 ms median) landed in
-         * the reads it timed.
+         * Every sample and order id of the run, appended under a lock. Copy-on-write lists copied their whole array
+         * on every add: about 90 MB/s of garbage at 500 orders/s, and the benchmark's own collection pauses (7 ms
+         * median) landed in the reads it timed.
          */
         final List<Sample> posts = Collections.synchronizedList(new ArrayList<>());
         final List<Sample> completed = Collections.synchronizedList(new ArrayList<>());
