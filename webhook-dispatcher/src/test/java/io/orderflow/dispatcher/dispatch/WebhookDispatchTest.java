@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.CyclicBufferAppender;
 import ch.qos.logback.core.read.ListAppender;
 import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
@@ -54,6 +55,21 @@ class WebhookDispatchTest {
     private static HttpClient http;
     private static String base;
 
+    /**
+     * The dispatcher's HTTP server's own log (Reactor Netty, debug: connections opened and closed, requests read,
+     * responses sent), its last entries kept in memory and shown only when a request times out: in three CI runs a
+     * request of this class waited its whole timeout while the server's event loops were idle, and the thread dump
+     * alone could not say whether the request had reached the server at all.
+     */
+    private static final CyclicBufferAppender<ILoggingEvent> serverLog = new CyclicBufferAppender<>() {
+        @Override
+        protected void append(ILoggingEvent event) {
+            event.prepareForDeferredProcessing(); // the logging thread's name, not the one that shows the entry
+            super.append(event);
+        }
+    };
+    private static final String SERVER_LOGGER = "reactor.netty.http.server";
+
     private final List<TestReceiver> receivers = new ArrayList<>();
     private static final List<String> subscriptions = new ArrayList<>();
 
@@ -73,10 +89,22 @@ class WebhookDispatchTest {
                 new StringSerializer(), new StringSerializer());
         // HTTP/1.1 as curl speaks it: the JDK client's h2c upgrade attempt on a body-less request can leave it waiting.
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        // after the application started: Spring Boot configures logging anew as it starts
+        serverLog.setMaxSize(400);
+        serverLog.start();
+        Logger server = (Logger) LoggerFactory.getLogger(SERVER_LOGGER);
+        server.setLevel(Level.DEBUG);
+        server.setAdditive(false);
+        server.addAppender(serverLog);
     }
 
     @AfterAll
     static void stop() {
+        Logger server = (Logger) LoggerFactory.getLogger(SERVER_LOGGER);
+        server.detachAppender(serverLog);
+        server.setAdditive(true);
+        server.setLevel(null);
+        serverLog.stop();
         if (producer != null) {
             producer.close();
         }
@@ -465,8 +493,9 @@ class WebhookDispatchTest {
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (HttpTimeoutException e) {
-            // Seen in two full CI runs, never when the module ran alone: show where every thread was
-            System.err.println("Timed out: " + method + " " + path + "\n" + threadDump());
+            // Seen in three full CI runs, never when the module ran alone: show where every thread was, and the server log
+            System.err.println("Timed out: " + method + " " + path + "\n" + threadDump() + "\nThe server's log, last "
+                    + serverLog.getLength() + " entries:\n" + serverLogLines());
             throw e;
         }
         assertThat(response.statusCode()).as("%s %s %s -> %s", method, path, body, response.body())
@@ -508,6 +537,17 @@ class WebhookDispatchTest {
         List<String> names = new ArrayList<>();
         node.propertyNames().forEach(names::add);
         return names;
+    }
+
+    /** The entries {@link #serverLog} holds, oldest first: time, thread, message. */
+    private static String serverLogLines() {
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < serverLog.getLength(); i++) {
+            ILoggingEvent event = serverLog.get(i);
+            lines.append(Instant.ofEpochMilli(event.getTimeStamp())).append(" [").append(event.getThreadName())
+                    .append("] ").append(event.getFormattedMessage()).append('\n');
+        }
+        return lines.toString();
     }
 
     /** Every thread's full stack and the locks it holds or waits for. */
