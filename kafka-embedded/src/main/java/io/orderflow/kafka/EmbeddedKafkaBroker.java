@@ -52,6 +52,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             int controllerPort = freePort();
             KafkaConfig config = new KafkaConfig(settings(logDir, clientPort, controllerPort), false);
             format(config, logDir);
+            UniformRequestHistograms.install();
             KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();
             String bootstrap = "127.0.0.1:" + clientPort;

@@ -2,8 +2,11 @@ package io.orderflow.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.yammer.metrics.core.Histogram;
+import com.yammer.metrics.stats.UniformSample;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.topics.Topics;
+import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +20,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.server.metrics.KafkaYammerMetrics;
 import org.junit.jupiter.api.Test;
 
 class EmbeddedKafkaBrokerTest {
@@ -47,6 +51,51 @@ class EmbeddedKafkaBrokerTest {
             List<String> values = consumer.poll(Duration.ofSeconds(10)).records(partition).stream()
                     .map(ConsumerRecord::value).toList();
             assertThat(values).containsExactly("kept");
+        }
+    }
+
+    /**
+     * The broker's request histograms take a uniform sample, which links no new objects into the old generation on
+     * each update (see {@link UniformRequestHistograms}), and they still measure what they measured.
+     */
+    @Test
+    void requestHistogramsStillMeasureWithAUniformSample() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(TestKafka.uniqueStateDir("broker-histograms"), 0)) {
+            TopicProvisioner.createMissing(broker.bootstrapServers(), 1, (short) 1);
+            try (var producer = new KafkaProducer<String, String>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                    ProducerConfig.LINGER_MS_CONFIG, 0),
+                    new StringSerializer(), new StringSerializer())) {
+                for (int i = 0; i < 20; i++) {
+                    producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), "ord_" + i, "event")).get();
+                }
+            }
+
+            Histogram produceTime = requestHistogram("TotalTimeMs", "Produce");
+            assertThat(sampleOf(produceTime)).isInstanceOf(UniformSample.class);
+            assertThat(produceTime.count()).isGreaterThanOrEqualTo(20);
+            assertThat(produceTime.getSnapshot().size()).isEqualTo((int) produceTime.count());
+            assertThat(KafkaYammerMetrics.defaultRegistry().allMetrics().values().stream()
+                    .filter(Histogram.class::isInstance).map(h -> sampleOf((Histogram) h)))
+                    .as("every histogram of the broker").isNotEmpty().allMatch(UniformSample.class::isInstance);
+        }
+    }
+
+    private static Histogram requestHistogram(String name, String request) {
+        return KafkaYammerMetrics.defaultRegistry().allMetrics().entrySet().stream()
+                .filter(e -> e.getKey().getMBeanName().equals(
+                        "kafka.network:type=RequestMetrics,name=" + name + ",request=" + request))
+                .map(e -> (Histogram) e.getValue())
+                .findFirst().orElseThrow();
+    }
+
+    private static Object sampleOf(Histogram histogram) {
+        try {
+            Field sample = Histogram.class.getDeclaredField("sample");
+            sample.setAccessible(true);
+            return sample.get(histogram);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
         }
     }
 }
