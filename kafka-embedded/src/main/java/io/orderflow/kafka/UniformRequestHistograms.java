@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * <p>Why: the decaying sample keeps its values in a {@code ConcurrentSkipListMap} that takes a new node on almost every
  * update, about eight updates per broker request. Each new node is linked from an old one somewhere in the old
  * generation, so every young collection of this JVM (which the broker shares with the services) had to scan some
- * 10,000 dirty cards for them: three quarters of the cards it scanned, and a third of the pause (README, Performance,
+ * 10,000 dirty cards for them: three quarters of the cards it scanned, and two fifths of the pause (README, Performance,
  * tenth session). {@link UniformSample} keeps its values in a {@code long} array and links nothing. The histograms
  * still count, and still give percentiles, sampled uniformly over the broker's life instead of weighted to the last
  * minutes; the embedded broker's JMX is not what anyone monitors.
