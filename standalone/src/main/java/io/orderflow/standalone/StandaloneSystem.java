@@ -64,7 +64,7 @@ public final class StandaloneSystem implements AutoCloseable {
                     "--server.port=0", "--orderflow.streams.advertised-host=127.0.0.1", NO_SECURITY);
             system.startService("flow-runner", FlowRunnerApplication.class, common, NO_SECURITY);
             int dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class, common,
-                    "--server.port=0", NO_SECURITY);
+                    "--server.port=0", "--orderflow.dispatcher.topic-partitions=" + PARTITIONS, NO_SECURITY);
             system.gatewayPort = system.startService("gateway", GatewayApplication.class, common,
                     "--server.port=" + settings.port(),
                     "--orderflow.gateway.processor-url=http://127.0.0.1:" + processorPort,
