@@ -20,13 +20,16 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  */
 class StandaloneEndToEndTest {
 
+    /** Beyond ASCII, to show that the order's view goes out as UTF-8. */
+    private static final String LINE_NAME = "T-shirt « été » 👕";
+
     private static final Map<String, Object> STOREFRONT_ORDER = Map.of(
             "flowId", "storefront_order",
             "input", Map.of(
                     "type", "storefront_order",
                     "customerId", "cus_e2e",
                     "currency", "USD",
-                    "lines", List.of(Map.of("sku", "TSHIRT-RED-M", "name", "T-shirt", "qty", 2, "unitPrice", 19.5)),
+                    "lines", List.of(Map.of("sku", "TSHIRT-RED-M", "name", LINE_NAME, "qty", 2, "unitPrice", 19.5)),
                     "meta", Map.of("shipTo", "1 Main Street, Springfield")));
 
     @Test
@@ -65,6 +68,7 @@ class StandaloneEndToEndTest {
                     .jsonPath("$.orderId").isEqualTo(orderId)
                     .jsonPath("$.flow.flowId").isEqualTo("storefront_order")
                     .jsonPath("$.order.total").isNumber()
+                    .jsonPath("$.order.lines[0].name").isEqualTo(LINE_NAME)
                     .jsonPath("$.nodes").isNotEmpty()
                     .jsonPath("$.edges").isNotEmpty()
                     .jsonPath("$.timeline").isNotEmpty()

@@ -230,7 +230,7 @@ public class OpsChat implements DisposableBean {
     }
 
     private JsonNode read(String orderId) {
-        ResponseEntity<String> response = processor.order(orderId).block();
+        ResponseEntity<byte[]> response = processor.order(orderId).block();
         JsonNode body = response == null || response.getBody() == null ? Json.object()
                 : Json.MAPPER.readTree(response.getBody());
         if (response == null || !response.getStatusCode().is2xxSuccessful()) {

@@ -19,6 +19,7 @@ import reactor.core.publisher.Mono;
 public final class InternalApi {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final byte[] EMPTY_OBJECT = {'{', '}'};
 
     private final WebClient http;
     private final String unavailable;
@@ -33,13 +34,22 @@ public final class InternalApi {
         return exchange(HttpMethod.GET, uri, null);
     }
 
+    /** A GET whose JSON body is passed on as the bytes it came in, without decoding it. */
+    public Mono<ResponseEntity<byte[]>> getBytes(Function<UriBuilder, URI> uri) {
+        return answer(http.get().uri(uri).accept(MediaType.APPLICATION_JSON), byte[].class, EMPTY_OBJECT);
+    }
+
     /** One call; {@code body} is sent as JSON when present. */
     public Mono<ResponseEntity<String>> exchange(HttpMethod method, Function<UriBuilder, URI> uri, String body) {
         WebClient.RequestBodySpec request = http.method(method).uri(uri).accept(MediaType.APPLICATION_JSON);
         if (body != null) {
             request.contentType(MediaType.APPLICATION_JSON).bodyValue(body);
         }
-        return request.exchangeToMono(response -> response.bodyToMono(String.class).defaultIfEmpty("{}")
+        return answer(request, String.class, "{}");
+    }
+
+    private <T> Mono<ResponseEntity<T>> answer(WebClient.RequestHeadersSpec<?> request, Class<T> type, T empty) {
+        return request.exchangeToMono(response -> response.bodyToMono(type).defaultIfEmpty(empty)
                         .map(answer -> ResponseEntity.status(response.statusCode())
                                 .contentType(MediaType.APPLICATION_JSON).body(answer)))
                 .timeout(TIMEOUT)

@@ -95,7 +95,7 @@ class OrdersController {
 
     @Operation(operationId = "getOrder")
     @GetMapping("/{id}")
-    Mono<ResponseEntity<String>> get(@PathVariable String id, ServerWebExchange exchange) {
+    Mono<ResponseEntity<byte[]>> get(@PathVariable String id, ServerWebExchange exchange) {
         return access.require(exchange, Role.VIEWER)
                 .then(Mono.fromRunnable(() -> requireOrderId(id)))
                 .then(processor.order(id));

@@ -38,34 +38,35 @@ public class ProcessorClient {
         this.processorUrl = settings.processorUrl();
     }
 
-    /** One order's live state as {@code GET /internal/orders/{id}} answers it. Nothing is read before subscription. */
-    public Mono<ResponseEntity<String>> order(String orderId) {
-        return Mono.defer(() -> get(uri -> uri.path(OrderQueries.ORDER).build(orderId)));
+    /**
+     * One order's live state as {@code GET /internal/orders/{id}} answers it: status and UTF-8 JSON body, passed on as
+     * they are. A read that this JVM's processor has already answered (its own store) is passed on at once; one it
+     * forwards to the owner of the key is waited for, at most {@link #TIMEOUT}. Nothing is read before subscription.
+     */
+    public Mono<ResponseEntity<byte[]>> order(String orderId) {
+        return Mono.defer(() -> {
+            URI uri = relative.builder().path(OrderQueries.ORDER).build(orderId);
+            Optional<CompletionStage<LocalQueryApi.Answer>> answer = LocalQueryApi.at(processorUrl)
+                    .flatMap(local -> local.get(uri));
+            if (answer.isEmpty()) {
+                return api.getBytes(b -> b.path(OrderQueries.ORDER).build(orderId));
+            }
+            CompletableFuture<LocalQueryApi.Answer> future = answer.get().toCompletableFuture();
+            if (future.isDone() && !future.isCompletedExceptionally()) {
+                return Mono.just(entity(future.join()));
+            }
+            return Mono.fromCompletionStage(future).map(ProcessorClient::entity)
+                    .timeout(TIMEOUT)
+                    .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(UNAVAILABLE));
+        });
     }
 
-    /**
-     * GET on the internal API, answered with the processor's status and JSON body as they are. A read that this JVM's
-     * processor has already answered (its own store) is passed on as it is; one it forwards to the owner of the key is
-     * waited for, at most {@link #TIMEOUT}.
-     */
+    /** GET on the internal API (lists, the approvals inbox), answered with the processor's status and JSON body. */
     public Mono<ResponseEntity<String>> get(Function<UriBuilder, URI> uri) {
-        Optional<LocalQueryApi> local = LocalQueryApi.at(processorUrl);
-        if (local.isPresent()) {
-            Optional<CompletionStage<LocalQueryApi.Answer>> answer = local.get().get(uri.apply(relative.builder()));
-            if (answer.isPresent()) {
-                CompletableFuture<LocalQueryApi.Answer> future = answer.get().toCompletableFuture();
-                if (future.isDone() && !future.isCompletedExceptionally()) {
-                    return Mono.just(entity(future.join()));
-                }
-                return Mono.fromCompletionStage(future).map(ProcessorClient::entity)
-                        .timeout(TIMEOUT)
-                        .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(UNAVAILABLE));
-            }
-        }
         return api.get(uri);
     }
 
-    private static ResponseEntity<String> entity(LocalQueryApi.Answer answer) {
+    private static ResponseEntity<byte[]> entity(LocalQueryApi.Answer answer) {
         return ResponseEntity.status(answer.status()).contentType(MediaType.APPLICATION_JSON).body(answer.body());
     }
 }

@@ -180,7 +180,7 @@ public class OrderSocketHandler implements WebSocketHandler {
                 });
     }
 
-    private static Out statePush(String orderId, ResponseEntity<String> response) {
+    private static Out statePush(String orderId, ResponseEntity<byte[]> response) {
         if (response.getStatusCode().value() == 404) {
             return notFound(orderId);
         }

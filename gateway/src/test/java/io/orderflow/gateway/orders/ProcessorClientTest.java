@@ -6,26 +6,30 @@ import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 class ProcessorClientTest {
 
     @Test
-    void an_unreachable_processor_is_503_with_retry_after() throws Exception {
+    void an_unreachable_processor_is_503_with_retry_after_for_an_order_and_a_list() throws Exception {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
         ProcessorClient client = new ProcessorClient(
                 new GatewayProperties("http://127.0.0.1:" + closedPort, null, null, null, null));
-        StepVerifier.create(client.get(uri -> uri.path("/internal/orders/ord_1").build()))
-                .expectErrorSatisfies(e -> {
-                    assertThat(e).isInstanceOf(ApiException.class);
-                    assertThat(((ApiException) e).status().value()).isEqualTo(503);
-                    assertThat(((ApiException) e).headers()).containsKey("Retry-After");
-                })
-                .verify(Duration.ofSeconds(15));
+        for (Mono<?> read : List.of(client.order("ord_1"), client.get(uri -> uri.path("/internal/orders").build()))) {
+            StepVerifier.create(read)
+                    .expectErrorSatisfies(e -> {
+                        assertThat(e).isInstanceOf(ApiException.class);
+                        assertThat(((ApiException) e).status().value()).isEqualTo(503);
+                        assertThat(((ApiException) e).headers()).containsKey("Retry-After");
+                    })
+                    .verify(Duration.ofSeconds(15));
+        }
     }
 
     @Test

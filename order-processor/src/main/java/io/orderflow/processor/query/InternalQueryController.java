@@ -20,13 +20,13 @@ public class InternalQueryController {
     }
 
     @GetMapping(OrderQueries.ORDER)
-    Mono<ResponseEntity<String>> order(@PathVariable String id,
+    Mono<ResponseEntity<byte[]>> order(@PathVariable String id,
                                        @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false") boolean local) {
         return router.order(id, local);
     }
 
     @GetMapping(OrderQueries.ORDERS)
-    Mono<ResponseEntity<String>> orders(@RequestParam(required = false) String type,
+    Mono<ResponseEntity<byte[]>> orders(@RequestParam(required = false) String type,
                                         @RequestParam(required = false) String status,
                                         @RequestParam(required = false) String q,
                                         @RequestParam(required = false) Integer limit,
@@ -36,7 +36,7 @@ public class InternalQueryController {
     }
 
     @GetMapping(OrderQueries.APPROVALS)
-    Mono<ResponseEntity<String>> approvals(@RequestParam(name = OrderQueries.STATUS, required = false) String status,
+    Mono<ResponseEntity<byte[]>> approvals(@RequestParam(name = OrderQueries.STATUS, required = false) String status,
                                            @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false")
                                            boolean local) {
         return router.approvals(status, local);

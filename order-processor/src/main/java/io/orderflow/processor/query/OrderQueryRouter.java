@@ -65,6 +65,7 @@ public class OrderQueryRouter {
             .thenComparing(row -> row.path("id").asString(""));
 
     private static final Serializer<String> KEYS = new StringSerializer();
+    private static final byte[] EMPTY_OBJECT = {'{', '}'};
     private static final Deserializer<OrderState> STATES = OrderAgent.STATES.deserializer();
 
     private final OrderStreams orderStreams;
@@ -88,7 +89,7 @@ public class OrderQueryRouter {
      * local stores asked each one in turn and waited for each one's lock, which its stream thread holds while it
      * writes.
      */
-    public Mono<ResponseEntity<String>> order(String orderId, boolean local) {
+    public Mono<ResponseEntity<byte[]>> order(String orderId, boolean local) {
         byte[] latest = orderStreams.live().latest(orderId);
         if (latest != null) {
             return Mono.fromCallable(() -> view(latest));
@@ -113,7 +114,7 @@ public class OrderQueryRouter {
     }
 
     /** The view of a state as the orders store holds it. */
-    private ResponseEntity<String> view(byte[] stored) {
+    private ResponseEntity<byte[]> view(byte[] stored) {
         return view(STATES.deserialize(OrderAgent.ORDERS, stored));
     }
 
@@ -121,7 +122,7 @@ public class OrderQueryRouter {
      * The order's view with its pinned flow's whole graph, from the flows view; a state stored before the graph was
      * kept as a reference shows its own. 503 while the flows view does not have the version yet (just after start).
      */
-    private ResponseEntity<String> view(OrderState state) {
+    private ResponseEntity<byte[]> view(OrderState state) {
         FlowVersion stored = state.flow();
         if (!StoredFlow.isSlim(stored)) {
             return json(HttpStatus.OK, OrderView.write(state));
@@ -134,7 +135,7 @@ public class OrderQueryRouter {
     }
 
     /** Index rows newest first, filtered by type, status and {@code q}; at most the query's limit. */
-    public Mono<ResponseEntity<String>> orders(OrderQueries.ListQuery query, boolean local) {
+    public Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean local) {
         return gather(OrderQueries.ORDER_ROWS, query.limit(), local,
                 streams -> indexRows(this.<OrderIndexRow>store(streams, OrderAgent.INDEX), query.type(),
                         query.status(), query.q()),
@@ -156,7 +157,7 @@ public class OrderQueryRouter {
     }
 
     /** Approval rows of the inbox by status ({@code all} for every row), newest first. */
-    public Mono<ResponseEntity<String>> approvals(String status, boolean local) {
+    public Mono<ResponseEntity<byte[]>> approvals(String status, boolean local) {
         String wanted = status == null || status.isBlank() ? "all" : status;
         return gather(OrderQueries.APPROVAL_ROWS, Integer.MAX_VALUE, local,
                 streams -> approvalRows(this.<ApprovalRow>store(streams, OrderAgent.APPROVALS), wanted),
@@ -164,7 +165,7 @@ public class OrderQueryRouter {
                         .queryParam(OrderQueries.STATUS, wanted).build());
     }
 
-    private Mono<ResponseEntity<String>> gather(String field, int limit, boolean local,
+    private Mono<ResponseEntity<byte[]>> gather(String field, int limit, boolean local,
                                                 Function<KafkaStreams, List<JsonNode>> localRows,
                                                 Function<UriBuilder, URI> peerUri) {
         KafkaStreams streams = orderStreams.streams().orElse(null);
@@ -182,7 +183,7 @@ public class OrderQueryRouter {
                 .map(StreamsMetadata::hostInfo).filter(host -> !host.equals(orderStreams.self())).distinct().toList();
         return Flux.fromIterable(peers)
                 .flatMap(peer -> http.get().uri(peerUri.andThen(uri -> at(peer, uri)))
-                        .retrieve().bodyToMono(String.class).timeout(PEER_TIMEOUT)
+                        .retrieve().bodyToMono(byte[].class).timeout(PEER_TIMEOUT)
                         .map(body -> Json.MAPPER.readTree(body).path(field)))
                 .collectList()
                 .map(answers -> {
@@ -243,9 +244,9 @@ public class OrderQueryRouter {
         return StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore());
     }
 
-    private Mono<ResponseEntity<String>> forward(HostInfo owner, Function<UriBuilder, URI> uri) {
+    private Mono<ResponseEntity<byte[]>> forward(HostInfo owner, Function<UriBuilder, URI> uri) {
         return http.get().uri(uri.andThen(u -> at(owner, u))).accept(MediaType.APPLICATION_JSON)
-                .exchangeToMono(response -> response.bodyToMono(String.class).defaultIfEmpty("{}")
+                .exchangeToMono(response -> response.bodyToMono(byte[].class).defaultIfEmpty(EMPTY_OBJECT)
                         .map(body -> ResponseEntity.status(response.statusCode())
                                 .contentType(MediaType.APPLICATION_JSON).body(body)))
                 .timeout(PEER_TIMEOUT)
@@ -265,15 +266,16 @@ public class OrderQueryRouter {
         return Json.object().put("error", message);
     }
 
-    private static ResponseEntity<String> unavailable() {
+    private static ResponseEntity<byte[]> unavailable() {
         return json(HttpStatus.SERVICE_UNAVAILABLE, error("The order processor is rebalancing; retry shortly"));
     }
 
-    private static ResponseEntity<String> json(HttpStatus status, JsonNode body) {
-        return json(status, Json.write(body));
+    private static ResponseEntity<byte[]> json(HttpStatus status, JsonNode body) {
+        return json(status, Json.MAPPER.writeValueAsBytes(body));
     }
 
-    private static ResponseEntity<String> json(HttpStatus status, String body) {
+    /** An answer with a body of UTF-8 JSON, written as it is (no re-encoding on the way out). */
+    private static ResponseEntity<byte[]> json(HttpStatus status, byte[] body) {
         return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
     }
 }

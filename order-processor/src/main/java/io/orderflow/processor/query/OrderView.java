@@ -17,7 +17,7 @@ import tools.jackson.databind.module.SimpleModule;
  * The order's live state as the API shows it: the stored state without its private fields and timeline keys, with
  * the pinned flow's whole graph in place of the stored reference.
  *
- * <p>Written in one pass from the state to JSON text, with the flow's JSON copied in as it is ({@link #flowJson},
+ * <p>Written in one pass from the state to UTF-8 JSON, with the flow's JSON copied in as it is ({@link #flowJson},
  * which {@link OrderQueryRouter} caches per published version). Building a tree of the state and of the flow first,
  * then editing and writing it, took about a seventh of a read's event-loop samples; the one pass saved about 5% of a
  * read's CPU (README, Performance, fifth session).
@@ -45,13 +45,16 @@ public final class OrderView {
     }
 
     /** The view with the flow as stored (the whole graph, for states stored before it was kept as a reference). */
-    public static String write(OrderState state) {
+    public static byte[] write(OrderState state) {
         return write(state, flowJson(state.flow()));
     }
 
-    /** The view with {@code flow}, the JSON of the pinned version with its whole graph ({@link #flowJson}). */
-    public static String write(OrderState state, SerializableString flow) {
-        return WRITER.withAttribute(FLOW, flow).writeValueAsString(state);
+    /**
+     * The view with {@code flow}, the JSON of the pinned version with its whole graph ({@link #flowJson}), as UTF-8
+     * bytes: the response body as it goes out, with the flow's bytes (encoded once per version) copied in.
+     */
+    public static byte[] write(OrderState state, SerializableString flow) {
+        return WRITER.withAttribute(FLOW, flow).writeValueAsBytes(state);
     }
 
     /** Writes the flow's JSON given to the call in place of the state's flow. */

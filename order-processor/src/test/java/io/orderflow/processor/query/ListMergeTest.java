@@ -49,9 +49,9 @@ class ListMergeTest {
         List<Integer> asked = new ArrayList<>();
         OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(TestSettings.processor()), null) {
             @Override
-            public Mono<ResponseEntity<String>> orders(OrderQueries.ListQuery query, boolean local) {
+            public Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean local) {
                 asked.add(query.limit());
-                return Mono.just(ResponseEntity.ok("{}"));
+                return Mono.just(ResponseEntity.ok(new byte[] {'{', '}'}));
             }
         };
         InternalQueryController controller = new InternalQueryController(router);

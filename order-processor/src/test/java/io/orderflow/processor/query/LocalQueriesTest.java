@@ -7,6 +7,7 @@ import io.orderflow.processor.streams.OrderStreams;
 import io.orderflow.schemas.query.LocalQueryApi;
 import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,9 +22,10 @@ class LocalQueriesTest {
     private final List<String> asked = new ArrayList<>();
     private final OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(TestSettings.processor()), null) {
         @Override
-        public Mono<ResponseEntity<String>> order(String orderId, boolean local) {
+        public Mono<ResponseEntity<byte[]>> order(String orderId, boolean local) {
             asked.add(orderId + (local ? " local" : ""));
-            return Mono.just(ResponseEntity.status(HttpStatus.NOT_FOUND).body("{\"error\":\"x\"}"));
+            return Mono.just(ResponseEntity.status(HttpStatus.NOT_FOUND)
+                    .body("{\"error\":\"x\"}".getBytes(StandardCharsets.UTF_8)));
         }
     };
     private final LocalQueries queries = new LocalQueries(router);
@@ -34,7 +36,8 @@ class LocalQueriesTest {
 
         LocalQueryApi.Answer answer = queries.get(uri).orElseThrow().toCompletableFuture().get();
 
-        assertThat(answer).isEqualTo(new LocalQueryApi.Answer(404, "{\"error\":\"x\"}"));
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(new String(answer.body(), StandardCharsets.UTF_8)).isEqualTo("{\"error\":\"x\"}");
         assertThat(queries.get(URI.create("/internal/orders/ord_2?local=true"))).isPresent();
         assertThat(asked).containsExactly("ord_1", "ord_2 local");
     }

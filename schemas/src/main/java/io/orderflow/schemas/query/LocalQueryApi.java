@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public interface LocalQueryApi {
 
-    /** An answer as the HTTP API would give it: status and JSON body. */
-    record Answer(int status, String body) {
+    /** An answer as the HTTP API would give it: status and JSON body, in UTF-8. */
+    record Answer(int status, byte[] body) {
     }
 
     /**
