@@ -45,11 +45,11 @@ public class ProcessorClient {
      */
     public Mono<ResponseEntity<byte[]>> order(String orderId) {
         return Mono.defer(() -> {
-            URI uri = relative.builder().path(OrderQueries.ORDER).build(orderId);
+            Function<UriBuilder, URI> uri = b -> b.path(OrderQueries.ORDER).build(orderId);
             Optional<CompletionStage<LocalQueryApi.Answer>> answer = LocalQueryApi.at(processorUrl)
-                    .flatMap(local -> local.get(uri));
+                    .flatMap(local -> local.get(uri.apply(relative.builder())));
             if (answer.isEmpty()) {
-                return api.getBytes(b -> b.path(OrderQueries.ORDER).build(orderId));
+                return api.getBytes(uri);
             }
             CompletableFuture<LocalQueryApi.Answer> future = answer.get().toCompletableFuture();
             if (future.isDone() && !future.isCompletedExceptionally()) {
