@@ -26,7 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
  * TEST ONLY. A stand-in for the order-processor for commands sent by email intake (caller kind {@code mail}), on the
  * real broker: it decides starts by fingerprint as the processor does (201 new, 200 replayed, 422 another body), and
  * answers the live-state query with the order's status and the lines the Extract order node would have read.
- * Commands of other callers are left to whoever else answers them, so this never races another test's fake.
+ * Commands of other callers are left to whoever else answers them, and {@code FakeProcessor} leaves these to this
+ * one: two answers to one command race, and the first one decides what the sender is told.
  */
 final class MailProcessorFake implements AutoCloseable {
 
