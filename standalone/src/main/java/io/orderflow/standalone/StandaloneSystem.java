@@ -10,18 +10,24 @@ import io.orderflow.runner.FlowRunnerApplication;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.http.client.ReactorResourceFactory;
+import reactor.netty.resources.LoopResources;
 
 /**
  * The whole service in one JVM: the in-process broker (unless an external cluster is given) and the four services,
- * each in its own Spring application context with its own settings file. Closing stops the services in reverse
- * order of their start (Kafka Streams leaves its group) and the broker last.
+ * each in its own Spring application context with its own settings file. Everything but the gateway runs at background
+ * priority ({@link #atBackgroundPriority}). Closing stops the services in reverse order of their start (Kafka Streams
+ * leaves its group) and the broker last.
  */
 public final class StandaloneSystem implements AutoCloseable {
 
@@ -38,37 +44,28 @@ public final class StandaloneSystem implements AutoCloseable {
 
     private final EmbeddedKafkaBroker broker;
     private final String bootstrapServers;
+    /** The arguments every service gets: the Kafka cluster and the data directory. */
+    private final String[] common;
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
+    private int processorPort;
+    private int dispatcherPort;
     private int gatewayPort;
     private int intakePort = -1;
 
-    private StandaloneSystem(EmbeddedKafkaBroker broker, String bootstrapServers) {
+    private StandaloneSystem(EmbeddedKafkaBroker broker, String bootstrapServers, String[] common) {
         this.broker = broker;
         this.bootstrapServers = bootstrapServers;
+        this.common = common;
     }
 
     public static StandaloneSystem start(StandaloneSettings settings) {
         long started = System.nanoTime();
-        EmbeddedKafkaBroker broker = settings.bootstrapServers().isPresent()
-                ? null
-                : EmbeddedKafkaBroker.start(settings.dataDir(), settings.kafkaPort());
-        String bootstrap = settings.bootstrapServers().orElseGet(() -> Objects.requireNonNull(broker).bootstrapServers());
-        StandaloneSystem system = new StandaloneSystem(broker, bootstrap);
+        StandaloneSystem system = atBackgroundPriority(() -> startBackEnd(settings));
         try {
-            TopicProvisioner.createMissing(bootstrap, PARTITIONS, (short) 1);
-            String[] common = {
-                    "--orderflow.kafka.bootstrap-servers=" + bootstrap,
-                    "--orderflow.data-dir=" + settings.dataDir().toAbsolutePath(),
-            };
-            int processorPort = system.startService("order-processor", OrderProcessorApplication.class, common,
-                    "--server.port=0", "--orderflow.streams.advertised-host=127.0.0.1", NO_SECURITY);
-            system.startService("flow-runner", FlowRunnerApplication.class, common, NO_SECURITY);
-            int dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class, common,
-                    "--server.port=0", "--orderflow.dispatcher.topic-partitions=" + PARTITIONS, NO_SECURITY);
-            system.gatewayPort = system.startService("gateway", GatewayApplication.class, common,
+            system.gatewayPort = system.startService("gateway", GatewayApplication.class, system.common,
                     "--server.port=" + settings.port(),
-                    "--orderflow.gateway.processor-url=http://127.0.0.1:" + processorPort,
-                    "--orderflow.gateway.dispatcher-url=http://127.0.0.1:" + dispatcherPort,
+                    "--orderflow.gateway.processor-url=http://127.0.0.1:" + system.processorPort,
+                    "--orderflow.gateway.dispatcher-url=http://127.0.0.1:" + system.dispatcherPort,
                     "--orderflow.intake.smtp-port=" + settings.intakeSmtpPort());
             system.intakePort = system.services.getLast().getBean(SmtpListener.class).port().orElse(-1);
         } catch (RuntimeException e) {
@@ -76,9 +73,66 @@ public final class StandaloneSystem implements AutoCloseable {
             throw e;
         }
         log.info("Order workflow service started in {} ms: http://localhost:{}/health (Kafka at {}, mail intake on "
-                        + "SMTP port {})", (System.nanoTime() - started) / 1_000_000, system.gatewayPort, bootstrap,
-                system.intakePort);
+                        + "SMTP port {})", (System.nanoTime() - started) / 1_000_000, system.gatewayPort,
+                system.bootstrapServers, system.intakePort);
         return system;
+    }
+
+    /** The in-process broker (unless an external cluster is given), the topics and the services behind the gateway. */
+    private static StandaloneSystem startBackEnd(StandaloneSettings settings) {
+        EmbeddedKafkaBroker broker = settings.bootstrapServers().isPresent()
+                ? null
+                : EmbeddedKafkaBroker.start(settings.dataDir(), settings.kafkaPort());
+        String bootstrap = settings.bootstrapServers().orElseGet(() -> Objects.requireNonNull(broker).bootstrapServers());
+        StandaloneSystem system = new StandaloneSystem(broker, bootstrap, new String[] {
+                "--orderflow.kafka.bootstrap-servers=" + bootstrap,
+                "--orderflow.data-dir=" + settings.dataDir().toAbsolutePath(),
+        });
+        try {
+            TopicProvisioner.createMissing(bootstrap, PARTITIONS, (short) 1);
+            system.processorPort = system.startService("order-processor", OrderProcessorApplication.class,
+                    system.common, "--server.port=0", "--orderflow.streams.advertised-host=127.0.0.1", NO_SECURITY);
+            system.startService("flow-runner", FlowRunnerApplication.class, system.common, NO_SECURITY);
+            system.dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class,
+                    system.common, "--server.port=0", "--orderflow.dispatcher.topic-partitions=" + PARTITIONS,
+                    NO_SECURITY);
+        } catch (RuntimeException e) {
+            system.close();
+            throw e;
+        }
+        return system;
+    }
+
+    /**
+     * Answers what {@code start} answers, run on a thread of minimum priority. A thread takes its creator's priority,
+     * so the threads of what it starts run at it too: the broker's, the Kafka Streams threads and their clients, and
+     * (at the operating system's level, where a thread inherits its creator's nice value) RocksDB's. On Linux, with
+     * {@code -XX:ThreadPriorityPolicy=1} (the run command's JVM), that is nice 4 against the gateway's 0: when both
+     * cores are busy, the event loop that answers a person's request is given a core before the background work.
+     * Without the option, Java priorities change nothing.
+     */
+    private static <T> T atBackgroundPriority(Supplier<T> start) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                result.complete(start.get());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        }, "standalone-back-end-start");
+        thread.setPriority(Thread.MIN_PRIORITY);
+        thread.start();
+        try {
+            return result.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     /** The Kafka cluster the services use: the in-process broker's, or the one given. */
@@ -121,7 +175,7 @@ public final class StandaloneSystem implements AutoCloseable {
         try (MDC.MDCCloseable ignored = MDC.putCloseable(ServiceTagConverter.MDC_KEY, name)) {
             context = new SpringApplicationBuilder(application)
                     .properties("spring.config.name=" + name, "spring.application.name=" + name)
-                    .initializers(StandaloneSystem::ownReactorNettyResources)
+                    .initializers(ownReactorNettyResources(name))
                     .registerShutdownHook(false)
                     .run(all);
         }
@@ -130,17 +184,22 @@ public final class StandaloneSystem implements AutoCloseable {
     }
 
     /**
-     * Gives the service event loops of its own for its web server. Spring Boot's default uses the JVM-wide Reactor
-     * Netty resources and disposes them when the context closes, which would stop the web servers of every other
-     * service context in the JVM: closing one system (a test's) would silently kill another one still running.
+     * Gives the service event loops of its own for its web server, named after it ({@code gateway-http-epoll-1},
+     * {@code processor-http-epoll-1}, ...). Spring Boot's default uses the JVM-wide Reactor Netty resources and
+     * disposes them when the context closes, which would stop the web servers of every other service context in the
+     * JVM: closing one system (a test's) would silently kill another one still running.
      */
-    private static void ownReactorNettyResources(ConfigurableApplicationContext context) {
-        if (context instanceof GenericApplicationContext generic) {
-            generic.registerBean(ReactorResourceFactory.class, () -> {
-                ReactorResourceFactory resources = new ReactorResourceFactory();
-                resources.setUseGlobalResources(false);
-                return resources;
-            });
-        }
+    private static ApplicationContextInitializer<ConfigurableApplicationContext> ownReactorNettyResources(String name) {
+        String loops = name.substring(name.lastIndexOf('-') + 1) + "-http";
+        return context -> {
+            if (context instanceof GenericApplicationContext generic) {
+                generic.registerBean(ReactorResourceFactory.class, () -> {
+                    ReactorResourceFactory resources = new ReactorResourceFactory();
+                    resources.setUseGlobalResources(false);
+                    resources.setLoopResourcesSupplier(() -> LoopResources.create(loops));
+                    return resources;
+                });
+            }
+        };
     }
 }

@@ -30,7 +30,7 @@ class RunCommandDataDirTest {
 
     /**
      * spring-boot:run's optimized launch would add -XX:TieredStopAtLevel=1 (C1 only): the run command has the optimizing
-     * compiler, alone (README, "JVM settings").
+     * compiler, alone, and Java thread priorities that Linux applies (README, "JVM settings").
      */
     @Test
     void springBootRunRunsWithTheOptimizingCompiler() throws Exception {
@@ -41,6 +41,6 @@ class RunCommandDataDirTest {
         assertThat(xpath.evaluate(configuration + "optimizedLaunch", pom)).isEqualTo("false");
         assertThat(xpath.evaluate(configuration + "jvmArguments", pom)).isEqualTo("${standalone.jvmArgs}");
         assertThat(xpath.evaluate("/project/properties/standalone.jvmArgs", pom)).doesNotContain("TieredStopAtLevel")
-                .contains("-Xmx", "-XX:-TieredCompilation");
+                .contains("-Xmx", "-XX:-TieredCompilation", "-XX:ThreadPriorityPolicy=1");
     }
 }

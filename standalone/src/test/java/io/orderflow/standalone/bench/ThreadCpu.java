@@ -31,7 +31,10 @@ final class ThreadCpu {
             new Part("Kafka broker", "broker", Pattern.compile("(data-plane-kafk|group-coordinat|TxnMarkerSender"
                     + "|AddPartitionsTo|executor-.*|kafka-\\d+-.*|quorum-.*|raft-.*|ExpirationReape|kafka-scheduler.*"
                     + "|LogDirFailureHa|share-.*|transaction-.*)")),
-            new Part("gateway event loops", "loops", Pattern.compile("(webflux-http-.*|reactor-http-.*)")),
+            // the gateway's web server and the JVM's HTTP clients; a jar before 2026-11-25 named every service's
+            // web server loops webflux-http
+            new Part("gateway event loops", "loops",
+                    Pattern.compile("(gateway-http-.*|webflux-http-.*|reactor-http-.*)")),
             new Part("order-processor stream thread", "processor", Pattern.compile("orderflow-order")),
             new Part("flow-runner stream thread", "runner", Pattern.compile("orderflow-flow-")),
             new Part("Kafka client network threads", "clients",
