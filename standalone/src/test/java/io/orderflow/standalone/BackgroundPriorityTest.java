@@ -3,6 +3,7 @@ package io.orderflow.standalone;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.orderflow.standalone.bench.ProcStat;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -79,11 +80,8 @@ class BackgroundPriorityTest {
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
             for (Path task : tasks.toList()) {
                 try {
-                    String stat = Files.readString(task.resolve("stat"));
-                    // pid (comm) state ppid ...: the fields after the name, whose 17th is the nice value
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     threads.add(new NativeThread(Files.readString(task.resolve("comm")).strip(),
-                            Integer.parseInt(fields[16])));
+                            ProcStat.nice(task.resolve("stat"))));
                 } catch (IOException ended) {
                     // the thread ended while the list was read
                 }

@@ -149,20 +149,10 @@ final class Target implements AutoCloseable {
     /** The CPU time of process {@code pid} so far, in seconds; -1 when unknown. */
     static double cpuSeconds(long pid) {
         try {
-            return cpuTicks(Path.of("/proc", String.valueOf(pid), "stat")) / 100.0;
+            return ProcStat.cpuTicks(Path.of("/proc", String.valueOf(pid), "stat")) / 100.0;
         } catch (IOException | RuntimeException e) {
             return -1;
         }
-    }
-
-    /**
-     * User plus system time from a {@code stat} file of {@code /proc} (a process's or one of its threads'): fields 14
-     * and 15, in clock ticks of 1/100 s.
-     */
-    static long cpuTicks(Path statFile) throws IOException {
-        String stat = Files.readString(statFile);
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     @Override

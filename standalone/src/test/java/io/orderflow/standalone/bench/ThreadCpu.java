@@ -59,7 +59,7 @@ final class ThreadCpu {
             for (Path task : tasks.toList()) {
                 try {
                     String name = Files.readString(task.resolve("comm")).strip();
-                    ticks.merge(partOf(name), Target.cpuTicks(task.resolve("stat")), Long::sum);
+                    ticks.merge(partOf(name), ProcStat.cpuTicks(task.resolve("stat")), Long::sum);
                 } catch (IOException | RuntimeException gone) {
                     // the thread ended while we looked
                 }
