@@ -28,10 +28,14 @@ import java.util.Map;
  * @param readsOut      a file for every sampled read of the measured run, one line each: its start in milliseconds
  *                      since the epoch and its time in milliseconds, to lay beside a GC or safepoint log written with
  *                      {@code -Xlog:...:timemillis}; empty: none
+ * @param hops          whether to split POST -> completed into its hops ({@link Hops}), which reads every record of
+ *                      the order path's topics
+ * @param settleSeconds with a rate: seconds at that rate between the warm-up and the measured run, so that the JIT
+ *                      has compiled the paced run's code before it is measured; 0: none
  */
 record BenchOptions(int orders, int warmup, int concurrency, double rate, String flow, int getRate, int eosRecords,
                     String jar, String jvmArgs, String url, String kafka, long pid, int port, int kafkaPort,
-                    String dataDir, int orderTimeoutSeconds, String readsOut) {
+                    String dataDir, int orderTimeoutSeconds, String readsOut, boolean hops, int settleSeconds) {
 
     static BenchOptions parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -46,7 +50,7 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
         }
         List<String> known = List.of("orders", "warmup", "concurrency", "rate", "flow", "get-rate", "eos-records",
                 "jar", "jvm-args", "url", "kafka", "pid", "port", "kafka-port", "data-dir", "order-timeout",
-                "reads-out");
+                "reads-out", "hops", "settle");
         given.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("Unknown option --" + k + " (known: " + known + ")");
         });
@@ -68,6 +72,8 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
                 Integer.parseInt(given.getOrDefault("kafka-port", "19092")),
                 given.get("data-dir"),
                 Integer.parseInt(given.getOrDefault("order-timeout", "120")),
-                given.get("reads-out"));
+                given.get("reads-out"),
+                Boolean.parseBoolean(given.getOrDefault("hops", "false")),
+                Integer.parseInt(given.getOrDefault("settle", "20")));
     }
 }

@@ -87,6 +87,8 @@ public final class LoadBench {
         try (Completions completions = new Completions(target.kafka());
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, target.kafka()));
              BenchHttp http = new BenchHttp(target.url(), options.concurrency() + 1)) {
+            // the hops reader starts with the warm-up: its first fetches at the measured run's start made it slower
+            Hops hops = options.hops() ? new Hops(target.kafka()) : null;
             if (options.warmup() > 0) {
                 System.out.printf("warm-up: %d orders%n", options.warmup());
                 // as fast as the concurrency allows, whatever the rate: a fixed amount of work for the JIT. With the
@@ -96,14 +98,28 @@ public final class LoadBench {
                 Phase warm = new Phase(options, 0, http, completions, options.warmup(), "warmup");
                 warm.drive();
             }
+            if (options.rate() > 0 && options.settleSeconds() > 0) {
+                // Then a while at the measured rate, with the measurement's own requests to the broker. Code that
+                // C2 compiled under saturation (polls that always found records, no metadata or offsets requests)
+                // deoptimised at once when the paced run began: some 80 methods, the broker's request handling and
+                // the stream threads' poll loop among them, and the first 10 s of the run waited for C2.
+                System.out.printf("settle: %d s at %s orders/s%n", options.settleSeconds(), options.rate());
+                endOffsets(admin);
+                new Phase(options, options.rate(), http, completions,
+                        (int) Math.ceil(options.rate() * options.settleSeconds()), "settle").drive();
+            }
             Map<String, Long> before = endOffsets(admin);
             Phase measured = new Phase(options, options.rate(), http, completions, options.orders(), "run");
             measured.pid = target.pid();
+            measured.hops = hops;
             long rssBefore = target.rssKb();
             double cpuBefore = target.cpuSeconds();
             double benchCpuBefore = Target.cpuSeconds(ProcessHandle.current().pid());
             Map<String, Long> partsBefore = ThreadCpu.read(target.pid());
             measured.drive();
+            if (measured.hops != null) {
+                measured.hops.close();
+            }
             Map<String, Long> partsAfter = ThreadCpu.read(target.pid());
             double cpu = target.cpuSeconds() - cpuBefore;
             double benchCpu = Target.cpuSeconds(ProcessHandle.current().pid()) - benchCpuBefore;
@@ -127,6 +143,12 @@ public final class LoadBench {
                     percentiles(idleReads(http, measured.ids, 300)));
             System.out.println("over time (by when the order or read started):");
             measured.timeline().forEach(line -> System.out.println("  " + line));
+            if (measured.hops != null) {
+                System.out.println("POST -> completed by hop (when a read_uncommitted reader first saw each record):");
+                measured.hops.report(measured.ids).forEach(line -> System.out.println("  " + line));
+                measured.hops.byWindow(measured.ids, measured.started, TimeUnit.SECONDS.toNanos(TIMELINE_WINDOW_SECONDS))
+                        .forEach(line -> System.out.println("  " + line));
+            }
             if (options.readsOut() != null) {
                 measured.writeReads(Path.of(options.readsOut()));
             }
@@ -189,6 +211,8 @@ public final class LoadBench {
         final List<Map<String, Long>> cpuAtWindows = Collections.synchronizedList(new ArrayList<>());
         /** The system's process, for its CPU over time; 0: not sampled. */
         long pid;
+        /** Splits each order into its hops; null: not watched. */
+        Hops hops;
         long started;
         long startedWallMillis;
         long lastAccepted;
@@ -335,6 +359,9 @@ public final class LoadBench {
             completions.forget(orderId);
             if (ended.status() == OrderStatus.COMPLETED) {
                 completed.add(new Sample(start - started, ended.at() - start));
+                if (hops != null) {
+                    hops.order(orderId, start, accepted, ended.at());
+                }
             } else {
                 otherEnd.incrementAndGet();
             }
