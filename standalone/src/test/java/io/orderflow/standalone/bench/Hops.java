@@ -114,8 +114,7 @@ final class Hops implements AutoCloseable {
     List<String> report(List<String> orderIds) {
         List<long[]> complete = seenEverywhere(orderIds);
         List<long[]> slowest = complete.stream()
-                .sorted(Comparator.comparingLong((long[] at) -> at[Stage.ENDED_SEEN.ordinal()] - at[Stage.SENT.ordinal()])
-                        .reversed())
+                .sorted(Comparator.comparingLong(Hops::endToEnd).reversed())
                 .limit(Math.max(1, complete.size() / 100)).toList();
         List<String> lines = new ArrayList<>();
         lines.add(String.format("%-56s %-19s %s", "(" + complete.size() + " orders seen at every stage)",
@@ -142,6 +141,10 @@ final class Hops implements AutoCloseable {
                 HOPS.stream().map(hop -> String.format("%9.1f", percentile(orders, hop, 0.99)))
                         .collect(Collectors.joining(" ")))));
         return lines;
+    }
+
+    private static long endToEnd(long[] at) {
+        return at[Stage.ENDED_SEEN.ordinal()] - at[Stage.SENT.ordinal()];
     }
 
     /** The stage times of those of the orders that every stage saw. */

@@ -145,8 +145,9 @@ public final class LoadBench {
             measured.timeline().forEach(line -> System.out.println("  " + line));
             if (measured.hops != null) {
                 System.out.println("POST -> completed by hop (when a read_uncommitted reader first saw each record):");
+                long window = TimeUnit.SECONDS.toNanos(TIMELINE_WINDOW_SECONDS);
                 measured.hops.report(measured.ids).forEach(line -> System.out.println("  " + line));
-                measured.hops.byWindow(measured.ids, measured.started, TimeUnit.SECONDS.toNanos(TIMELINE_WINDOW_SECONDS))
+                measured.hops.byWindow(measured.ids, measured.started, window)
                         .forEach(line -> System.out.println("  " + line));
             }
             if (options.readsOut() != null) {
