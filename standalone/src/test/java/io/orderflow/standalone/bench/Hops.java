@@ -14,7 +14,6 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -53,14 +52,8 @@ final class Hops implements AutoCloseable {
         consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted",
                 ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10), new StringDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : List.of(Topics.ORDER_COMMANDS.name(), Topics.COMMAND_REPLIES.name(),
-                Topics.NODE_TASKS.name(), Topics.RUN_REPORTS.name(), Topics.ORDER_UPDATES.name())) {
-            consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-        }
-        consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        partitions.forEach(consumer::position);
+        LoadBench.readFromEnd(consumer, List.of(Topics.ORDER_COMMANDS.name(), Topics.COMMAND_REPLIES.name(),
+                Topics.NODE_TASKS.name(), Topics.RUN_REPORTS.name(), Topics.ORDER_UPDATES.name()));
         thread = Thread.ofPlatform().name("bench-hops").daemon().start(this::poll);
     }
 
@@ -156,8 +149,7 @@ final class Hops implements AutoCloseable {
     private static double percentile(List<long[]> orders, Hop hop, double quantile) {
         long[] sorted = orders.stream().mapToLong(at -> at[hop.to().ordinal()] - at[hop.from().ordinal()]).sorted()
                 .toArray();
-        return sorted.length == 0 ? Double.NaN
-                : sorted[(int) Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1)] / 1e6;
+        return sorted.length == 0 ? Double.NaN : LoadBench.at(sorted, quantile);
     }
 
     @Override

@@ -452,11 +452,7 @@ public final class LoadBench {
                     ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                     ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10),
                     Topics.ORDER_UPDATES.keySerde().deserializer(), Topics.ORDER_UPDATES.valueSerde().deserializer());
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ORDER_UPDATES.name()).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            partitions.forEach(consumer::position);
+            readFromEnd(consumer, List.of(Topics.ORDER_UPDATES.name()));
             thread = Thread.ofPlatform().name("bench-order-updates").daemon().start(this::poll);
         }
 
@@ -537,7 +533,20 @@ public final class LoadBench {
         return samples.stream().mapToLong(Sample::nanos).sorted().toArray();
     }
 
-    private static double at(long[] sorted, double quantile) {
+    /**
+     * Assigns the consumer every partition of the topics and moves it to their ends now, so that it reads only what
+     * is written from here on.
+     */
+    static void readFromEnd(KafkaConsumer<?, ?> consumer, List<String> topics) {
+        List<TopicPartition> partitions = topics.stream().flatMap(topic -> consumer.partitionsFor(topic).stream())
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        partitions.forEach(consumer::position);
+    }
+
+    /** The quantile of ascending nanoseconds, in milliseconds. */
+    static double at(long[] sorted, double quantile) {
         return sorted[(int) Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1)] / 1e6;
     }
 }
