@@ -1,6 +1,7 @@
 package io.orderflow.runner;
 
 import io.orderflow.kafka.BoundedRocksDb;
+import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.runner.flows.FlowFiles;
 import io.orderflow.runner.flows.FlowPublisher;
 import io.orderflow.runner.run.RunEngine;
@@ -67,6 +68,8 @@ public class RunnerStreams implements SmartLifecycle {
         // A read_committed fetch can wait out fetch.max.wait.ms (500 ms by default) for records that are already
         // committed; each hop of an order pays it, so keep it short.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 50);
+        // for the consumers, producers and admin client alike (see SocketBuffers)
+        props.putAll(SocketBuffers.client());
         return props;
     }
 

@@ -104,6 +104,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("num.network.threads", "2"),
                 Map.entry("num.io.threads", "4"),
                 Map.entry("num.recovery.threads.per.data.dir", "2")));
+        p.putAll(SocketBuffers.broker());
         return p;
     }
 

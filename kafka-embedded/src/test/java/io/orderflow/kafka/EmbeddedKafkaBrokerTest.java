@@ -11,6 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -18,6 +21,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.server.metrics.KafkaYammerMetrics;
@@ -78,6 +82,19 @@ class EmbeddedKafkaBrokerTest {
             assertThat(KafkaYammerMetrics.defaultRegistry().allMetrics().values().stream()
                     .filter(Histogram.class::isInstance).map(h -> sampleOf((Histogram) h)))
                     .as("every histogram of the broker").isNotEmpty().allMatch(UniformSample.class::isInstance);
+        }
+    }
+
+    /** The broker's listeners leave TCP buffers to the kernel, which grows them instead of dropping segments. */
+    @Test
+    void theBrokerLetsTheOperatingSystemSizeItsSocketBuffers() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(TestKafka.uniqueStateDir("broker-sockets"), 0);
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
+            Config config = admin.describeConfigs(List.of(node)).all().get().get(node);
+
+            assertThat(config.get("socket.receive.buffer.bytes").value()).isEqualTo("-1");
+            assertThat(config.get("socket.send.buffer.bytes").value()).isEqualTo("-1");
         }
     }
 

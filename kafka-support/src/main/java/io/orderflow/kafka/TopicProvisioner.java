@@ -2,6 +2,7 @@ package io.orderflow.kafka;
 
 import io.orderflow.schemas.topics.Topic;
 import io.orderflow.schemas.topics.Topics;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,7 +35,9 @@ public final class TopicProvisioner {
     }
 
     public static void createMissing(String bootstrapServers, int partitions, short replication) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        Map<String, Object> config = new HashMap<>(SocketBuffers.client());
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(config)) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = Topics.ALL.stream()
                     .filter(topic -> !existing.contains(topic.name()))

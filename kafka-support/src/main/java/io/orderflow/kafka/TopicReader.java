@@ -85,6 +85,7 @@ public final class TopicReader<K, V> implements AutoCloseable {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
+        props.putAll(SocketBuffers.client());
         this.consumer = new KafkaConsumer<>(props, keys, values);
     }
 

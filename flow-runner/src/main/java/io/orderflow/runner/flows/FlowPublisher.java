@@ -1,5 +1,6 @@
 package io.orderflow.runner.flows;
 
+import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.flows.FlowVersion;
@@ -77,6 +78,7 @@ public final class FlowPublisher {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.putAll(SocketBuffers.client());
         Map<String, FlowRecord> flows = new HashMap<>();
         try (var consumer = new KafkaConsumer<>(props, Topics.FLOWS.keySerde().deserializer(),
                 Topics.FLOWS.valueSerde().deserializer())) {
@@ -110,6 +112,7 @@ public final class FlowPublisher {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.putAll(SocketBuffers.client());
         try (var producer = new KafkaProducer<>(props, Topics.FLOWS.keySerde().serializer(),
                 Topics.FLOWS.valueSerde().serializer())) {
             for (FlowRecord record : records) {

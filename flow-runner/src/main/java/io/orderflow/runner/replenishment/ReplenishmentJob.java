@@ -1,5 +1,6 @@
 package io.orderflow.runner.replenishment;
 
+import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.runner.RunnerProperties;
 import io.orderflow.runner.flows.FlowPublisher;
 import io.orderflow.schemas.topics.Topics;
@@ -43,6 +44,7 @@ public class ReplenishmentJob {
         }
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers());
+        props.putAll(SocketBuffers.client());
         try (var producer = new KafkaProducer<>(props, Topics.ORDER_COMMANDS.keySerde().serializer(),
                 Topics.ORDER_COMMANDS.valueSerde().serializer())) {
             var command = envelope.get().command();

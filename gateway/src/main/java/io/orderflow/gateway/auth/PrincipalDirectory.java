@@ -4,6 +4,7 @@ import io.orderflow.gateway.api.ApiException;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.kafka.CompactedTopicView;
+import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
 import io.orderflow.gateway.auth.Principals.ApiToken;
@@ -161,6 +162,7 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, gateway.instanceId() + "-principals");
+        props.putAll(SocketBuffers.client());
         producer = new KafkaProducer<>(props, Topics.PRINCIPALS.keySerde().serializer(),
                 Topics.PRINCIPALS.valueSerde().serializer());
     }

@@ -4,6 +4,7 @@ import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.RandomIds;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.kafka.KafkaSettings;
+import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.kafka.TopicReader;
 import io.orderflow.kafka.TopicReaderLifecycle;
 import io.orderflow.schemas.commands.Caller;
@@ -65,6 +66,7 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
         // wakes up for every request that lands on its partitions, fetches a few at a time instead of one.
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, settings.instanceId() + "-commands");
+        props.putAll(SocketBuffers.client());
         return new KafkaProducer<>(props, Topics.ORDER_COMMANDS.keySerde().serializer(),
                 Topics.ORDER_COMMANDS.valueSerde().serializer());
     }

@@ -2,6 +2,7 @@ package io.orderflow.gateway.intake;
 
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.CompactedTopicView;
+import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
@@ -123,6 +124,7 @@ public class CustomerDirectory extends CompactedTopicView<String, Customer> {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.putAll(SocketBuffers.client());
         Thread thread = Thread.currentThread();
         ClassLoader context = thread.getContextClassLoader();
         thread.setContextClassLoader(KafkaProducer.class.getClassLoader());

@@ -1,6 +1,7 @@
 package io.orderflow.processor.streams;
 
 import io.orderflow.kafka.BoundedRocksDb;
+import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.processor.ProcessorProperties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -97,6 +98,8 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
         // A read_committed fetch can wait out fetch.max.wait.ms (500 ms by default) for records that are already
         // committed; each hop of an order pays it, so keep it short.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), FETCH_MAX_WAIT_MS);
+        // for the consumers, producers and admin client alike (see SocketBuffers)
+        props.putAll(SocketBuffers.client());
         return props;
     }
 

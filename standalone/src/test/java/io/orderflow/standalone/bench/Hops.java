@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -49,9 +48,8 @@ final class Hops implements AutoCloseable {
     private volatile boolean running = true;
 
     Hops(String bootstrapServers) {
-        consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10), new StringDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(LoadBench.consumerConfig(bootstrapServers, "read_uncommitted"),
+                new StringDeserializer(), new ByteArrayDeserializer());
         LoadBench.readFromEnd(consumer, List.of(Topics.ORDER_COMMANDS.name(), Topics.COMMAND_REPLIES.name(),
                 Topics.NODE_TASKS.name(), Topics.RUN_REPORTS.name(), Topics.ORDER_UPDATES.name()));
         thread = Thread.ofPlatform().name("bench-hops").daemon().start(this::poll);

@@ -1,5 +1,6 @@
 package io.orderflow.standalone.bench;
 
+import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderStatus;
@@ -448,9 +449,7 @@ public final class LoadBench {
         private volatile boolean running = true;
 
         Completions(String bootstrapServers) {
-            consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10),
+            consumer = new KafkaConsumer<>(consumerConfig(bootstrapServers, "read_committed"),
                     Topics.ORDER_UPDATES.keySerde().deserializer(), Topics.ORDER_UPDATES.valueSerde().deserializer());
             readFromEnd(consumer, List.of(Topics.ORDER_UPDATES.name()));
             thread = Thread.ofPlatform().name("bench-order-updates").daemon().start(this::poll);
@@ -531,6 +530,18 @@ public final class LoadBench {
 
     private static long[] sortedNanos(List<Sample> samples) {
         return samples.stream().mapToLong(Sample::nanos).sorted().toArray();
+    }
+
+    /**
+     * A benchmark reader's settings: a short fetch wait, and the services' socket buffers (a fixed 64 KB receive
+     * buffer dropped segments over loopback, and each cost 200 ms; see {@link SocketBuffers}).
+     */
+    static Map<String, Object> consumerConfig(String bootstrapServers, String isolationLevel) {
+        Map<String, Object> config = new HashMap<>(SocketBuffers.client());
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        return config;
     }
 
     /**

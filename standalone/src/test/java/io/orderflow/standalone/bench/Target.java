@@ -50,7 +50,8 @@ final class Target implements AutoCloseable {
             throw new IllegalArgumentException("No jar at " + jar + " (package it, or pass --jar=...)");
         }
         boolean own = options.dataDir() == null;
-        Path dataDir = own ? Files.createTempDirectory("perf-data-bench-") : Path.of(options.dataDir());
+        Path dataDir = own ? Files.createTempDirectory("perf-data-bench-")
+                : Files.createDirectories(Path.of(options.dataDir()));
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>();
         command.add(java);
