@@ -1,7 +1,6 @@
 package io.orderflow.kafka;
 
 import java.util.Map;
-
 import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
