@@ -61,7 +61,11 @@ public class RunnerStreams implements SmartLifecycle {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, s == null ? 20 : s.commitIntervalMs());
+        long commitIntervalMs = s == null ? 20 : s.commitIntervalMs();
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+        // a poll with nothing to fetch blocks for poll.ms (100 ms by default) before the thread can commit what it
+        // wrote: no longer than the commit interval (see OrderStreams)
+        props.put(StreamsConfig.POLL_MS_CONFIG, commitIntervalMs);
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 LogAndContinueExceptionHandler.class);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");

@@ -29,4 +29,14 @@ public final class StreamsClients {
                 .containsEntry(CommonClientConfigs.RECEIVE_BUFFER_CONFIG, -1)
                 .containsEntry(CommonClientConfigs.SEND_BUFFER_CONFIG, -1));
     }
+
+    /**
+     * Asserts that a Streams application's thread blocks in a poll with nothing to fetch no longer than its commit
+     * interval: it commits only between polls, so a longer poll holds back what its tasks wrote.
+     */
+    public static void assertPollsNoLongerThanItsCommitInterval(Properties properties) {
+        StreamsConfig config = new StreamsConfig(properties);
+        assertThat(config.getLong(StreamsConfig.POLL_MS_CONFIG))
+                .isLessThanOrEqualTo(config.getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG));
+    }
 }

@@ -16,4 +16,14 @@ class OrderStreamsPropertiesTest {
         StreamsClients.assertEachLeavesSocketBuffersToTheSystem(
                 new OrderStreams(TestSettings.processor()).properties(new HostInfo("localhost", 8081)));
     }
+
+    /**
+     * The gateway's callers wait for the replies a commit makes visible: with Kafka Streams' 100 ms poll, a steady 128
+     * orders in flight waited out that poll at every round (see {@code OrderStreams.properties}).
+     */
+    @Test
+    void theStreamThreadCommitsOnTimeWhenNothingMoreArrives() {
+        StreamsClients.assertPollsNoLongerThanItsCommitInterval(
+                new OrderStreams(TestSettings.processor()).properties(new HostInfo("localhost", 8081)));
+    }
 }
