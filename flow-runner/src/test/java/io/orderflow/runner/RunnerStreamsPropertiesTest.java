@@ -16,9 +16,10 @@ class RunnerStreamsPropertiesTest {
                 new RunnerStreams(settings, null, null).streamsConfig());
     }
 
-    /** As the processor's: an order's run reports wait for the runner's commit as its replies wait for the processor's. */
+    /** As the processor's: an order's run reports wait for the runner's commit as replies wait for the processor's. */
     @Test
     void theStreamThreadCommitsOnTimeWhenNothingMoreArrives() {
-        StreamsClients.assertPollsNoLongerThanItsCommitInterval(new RunnerStreams(settings, null, null).streamsConfig());
+        StreamsClients.assertPollsNoLongerThanItsCommitInterval(
+                new RunnerStreams(settings, null, null).streamsConfig());
     }
 }
