@@ -1,23 +1,19 @@
 package io.orderflow.runner.nodes;
 
 import io.orderflow.schemas.json.Json;
+import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Locale;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code extract_order}: turns {@code documentText} (an email or purchase order) into order lines with a
- * deterministic parser, one line item per text line such as {@code 3 x WIDGET-1 Blue widget @ 12.50}
- * ({@code x} or {@code ×}; name and {@code @ price} optional). Lines the order already has are kept.
+ * deterministic parser ({@link OrderLineScanner}, linear in the text's length), one line item per text line such as
+ * {@code 3 x WIDGET-1 Blue widget @ 12.50} ({@code x} or {@code ×}; name and {@code @ price} optional). Lines the order already has are kept.
  * Branches: {@code ok}, {@code empty} (no lines at all). The model-backed parser ({@code AI_MODE=live}) is not built.
  */
 public final class ExtractOrderNode implements Node {
-
-    private static final Pattern LINE = Pattern.compile(
-            "^\\s*(?:[-*•]\\s*)?(\\d+)\\s*(?:x|×|pcs?\\.?|units?)\\s+([A-Za-z0-9][A-Za-z0-9_-]*)"
-                    + "(?:\\s+([^@]*?))?\\s*(?:@\\s*([0-9]+(?:\\.[0-9]+)?))?\\s*$");
 
     @Override
     public String type() {
@@ -46,21 +42,17 @@ public final class ExtractOrderNode implements Node {
     /** Parses order lines out of free text; lines that do not look like an order line are skipped. */
     public static ArrayNode parse(String text) {
         ArrayNode lines = Json.MAPPER.createArrayNode();
-        for (String row : text.split("\\R")) {
-            Matcher m = LINE.matcher(row);
-            if (!m.matches()) {
-                continue;
-            }
+        Arrays.stream(text.split("\\R")).forEach(row -> OrderLineScanner.scan(row).ifPresent(scanned -> {
             ObjectNode line = lines.addObject();
-            line.put("sku", m.group(2).toUpperCase());
-            if (m.group(3) != null && !m.group(3).isBlank()) {
-                line.put("name", m.group(3).strip());
+            line.put("sku", scanned.sku().toUpperCase(Locale.ROOT));
+            if (scanned.name() != null) {
+                line.put("name", scanned.name());
             }
-            line.put("qty", Integer.parseInt(m.group(1)));
-            if (m.group(4) != null) {
-                line.put("unitPrice", new java.math.BigDecimal(m.group(4)));
+            line.put("qty", scanned.qty());
+            if (scanned.unitPrice() != null) {
+                line.put("unitPrice", scanned.unitPrice());
             }
-        }
+        }));
         return lines;
     }
 
