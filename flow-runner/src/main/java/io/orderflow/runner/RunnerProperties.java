@@ -1,6 +1,7 @@
 package io.orderflow.runner;
 
 import io.orderflow.kafka.KafkaSettings;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -21,8 +22,9 @@ public record RunnerProperties(@DefaultValue KafkaSettings kafka, @DefaultValue(
      * @param maxSteps     node executions per instance before continuing as a new instance
      * @param stepsPerTask node executions per task before handing the rest on as an Advance task
      * @param seedFlows    publish the built-in flows that the flows topic lacks at start
+     * @param nodeBudget   how long one node may execute before it fails ({@link io.orderflow.runner.run.NodeBudget})
      */
     public record Runner(@DefaultValue("10000") long maxSteps, @DefaultValue("50") int stepsPerTask,
-                         @DefaultValue("true") boolean seedFlows) {
+                         @DefaultValue("true") boolean seedFlows, @DefaultValue("5s") Duration nodeBudget) {
     }
 }

@@ -49,6 +49,10 @@ final class Compensation {
         for (String nodeId : order) {
             NodeDefinition definition = graph.node(nodeId);
             try {
+                fx.guard.entering(RunEngine.Guard.compensating(nodeId));
+                if (fx.guard.overran(RunEngine.Guard.compensating(nodeId))) {
+                    throw new IllegalStateException(fx.guard.overrunMessage());
+                }
                 catalogue.get(definition.type()).compensate(contexts.apply(instance, definition),
                         instance.outputs.get(nodeId));
             } catch (RuntimeException e) {

@@ -20,10 +20,15 @@ public record Effects(RunInstance instance, List<RunReport> reports, List<OrderE
 
     /** Collects effects while the engine works. */
     static final class Builder {
+        final RunEngine.Guard guard;
         final List<RunReport> reports = new ArrayList<>();
         final List<OrderEvent> events = new ArrayList<>();
         final List<NodeTask> tasks = new ArrayList<>();
         final List<RunInstance.Timer> timers = new ArrayList<>();
+
+        Builder(RunEngine.Guard guard) {
+            this.guard = guard;
+        }
 
         /** The last progress report collected so far, or {@code null}. */
         RunReport.Progress lastProgress() {

@@ -65,9 +65,50 @@ public final class RunEngine {
         return clock.millis();
     }
 
+    /**
+     * What watches the engine while it handles a task or timer ({@link NodeBudget}): told of each node before it
+     * executes or compensates, on the thread doing the work, and asked whether the node already overran its time
+     * budget in an earlier attempt at the same task, in which case it fails without running.
+     */
+    public interface Guard {
+
+        Guard NONE = new Guard() {
+            @Override
+            public void entering(String step) {
+            }
+
+            @Override
+            public boolean overran(String step) {
+                return false;
+            }
+
+            @Override
+            public String overrunMessage() {
+                return "";
+            }
+        };
+
+        /** {@code step} is a node id, or {@link #compensating} of one. */
+        void entering(String step);
+
+        boolean overran(String step);
+
+        /** The error a node that overran fails with. */
+        String overrunMessage();
+
+        static String compensating(String nodeId) {
+            return "compensate:" + nodeId;
+        }
+    }
+
     /** Handles one task from {@code node-tasks}; {@code current} is the stored instance of the order, if any. */
     public Effects handle(RunInstance current, NodeTask task) {
-        Effects.Builder fx = new Effects.Builder();
+        return handle(current, task, Guard.NONE);
+    }
+
+    /** {@link #handle(RunInstance, NodeTask)}, watched by {@code guard}. */
+    public Effects handle(RunInstance current, NodeTask task, Guard guard) {
+        Effects.Builder fx = new Effects.Builder(guard);
         return switch (task) {
             case NodeTask.StartRun start -> {
                 if (current != null && current.instanceId.equals(start.instanceId())) {
@@ -109,22 +150,56 @@ public final class RunEngine {
 
     /** Handles a due timer; stale timers (the instance moved on) do nothing. */
     public Effects fire(RunInstance current, RunInstance.Timer timer) {
+        return fire(current, timer, Guard.NONE);
+    }
+
+    /** {@link #fire(RunInstance, RunInstance.Timer)}, watched by {@code guard}. */
+    public Effects fire(RunInstance current, RunInstance.Timer timer, Guard guard) {
         if (!matches(current, timer.instanceId()) || !timer.equals(current.timer)) {
             return Effects.none();
         }
-        Effects.Builder fx = new Effects.Builder();
+        Effects.Builder fx = new Effects.Builder(guard);
         current.timer = null;
         current.state = RunInstance.State.RUNNING;
         if (timer.kind().equals("retry")) {
             current.ready.addFirst(timer.nodeId());
         } else {
             NodeDefinition definition = graph(current).node(timer.nodeId());
+            guard.entering(definition.id());
             NodeOutcome outcome = catalogue.get(definition.type()).execute(context(current, definition, 1));
             if (outcome instanceof NodeOutcome.Sleep sleep) {
                 finished(current, definition, sleep.done(), null, fx);
             }
         }
         advance(current, fx);
+        return fx.build(current);
+    }
+
+    /**
+     * The effects of setting the order aside after its task or timer ({@code source}) could not be handled: the
+     * instance, if any, is stored terminated so that later tasks for it do nothing, what it holds is given back
+     * through the connectors (as a cancel does), and an incident report tells the order's agent why.
+     */
+    public Effects incident(RunInstance current, String orderId, String source, String cause) {
+        Effects.Builder fx = new Effects.Builder(Guard.NONE);
+        fx.reports.add(new RunReport.Incident(orderId, current == null ? null : current.instanceId, source, cause));
+        if (current == null) {
+            return fx.build(null);
+        }
+        try {
+            Compensation.Released released = compensation.releaseHolds(current, "incident");
+            fx.reports.add(new RunReport.Compensated(orderId, current.instanceId, released.stock(),
+                    released.authorizations(), released.shipments()));
+        } catch (RuntimeException e) {
+            cause = cause + "; giving back what the run held failed too: " + e.getMessage();
+            fx.reports.set(0, new RunReport.Incident(orderId, current.instanceId, source, cause));
+        }
+        current.state = RunInstance.State.TERMINATED;
+        current.status = OrderStatus.FAILED;
+        current.reason = cause;
+        current.timer = null;
+        current.ready.clear();
+        current.waitingNode = null;
         return fx.build(current);
     }
 
@@ -179,6 +254,10 @@ public final class RunEngine {
         instance.nodes.put(nodeId, NodeStatus.RUNNING);
         NodeOutcome outcome;
         try {
+            fx.guard.entering(nodeId);
+            if (fx.guard.overran(nodeId)) {
+                throw new NodeFailure(fx.guard.overrunMessage());
+            }
             outcome = node.execute(context(instance, definition, attempt));
         } catch (RuntimeException e) {
             threw(instance, definition, attempt, e, startedAt, fx);

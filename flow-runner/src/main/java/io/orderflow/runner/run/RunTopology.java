@@ -8,7 +8,9 @@ import io.orderflow.schemas.topics.Topics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Set;
+import java.util.function.BiFunction;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -46,11 +48,22 @@ public final class RunTopology {
     private RunTopology() {
     }
 
+    /**
+     * Attempts at a task or timer whose handling throws, and nodes that may overrun their budget in one task, before
+     * the order is set aside as an incident.
+     */
+    static final int ATTEMPTS = 3;
+    static final int OVERRUNS = 3;
+
     public static Topology build(RunEngine engine) {
+        return build(engine, new NodeBudget(Duration.ofSeconds(5), 16));
+    }
+
+    public static Topology build(RunEngine engine, NodeBudget budget) {
         Topology topology = new Topology();
         topology.addSource(SOURCE, Topics.NODE_TASKS.keySerde().deserializer(),
                 Topics.NODE_TASKS.valueSerde().deserializer(), Topics.NODE_TASKS.name());
-        topology.addProcessor(PROCESSOR, new Supplier(engine), SOURCE);
+        topology.addProcessor(PROCESSOR, new Supplier(engine, budget), SOURCE);
         topology.addSink(REPORTS, Topics.RUN_REPORTS.name(), Topics.RUN_REPORTS.keySerde().serializer(),
                 Topics.RUN_REPORTS.valueSerde().serializer(), PROCESSOR);
         topology.addSink(EVENTS, Topics.ORDER_EVENTS.name(), Topics.ORDER_EVENTS.keySerde().serializer(),
@@ -64,14 +77,16 @@ public final class RunTopology {
     static final class Supplier implements ProcessorSupplier<String, NodeTask, String, Object> {
 
         private final RunEngine engine;
+        private final NodeBudget budget;
 
-        Supplier(RunEngine engine) {
+        Supplier(RunEngine engine, NodeBudget budget) {
             this.engine = engine;
+            this.budget = budget;
         }
 
         @Override
         public Processor<String, NodeTask, String, Object> get() {
-            return new RunProcessor(engine);
+            return new RunProcessor(engine, budget);
         }
 
         @Override
@@ -86,15 +101,23 @@ public final class RunTopology {
         }
     }
 
+    /**
+     * Handles each task and due timer of its partition's orders. The handling runs under the node budget; a task or
+     * timer that cannot be handled is tried again a bounded number of times, on the instance as stored, and then the
+     * order is set aside as an incident (reported to its agent) while the partition moves on. A task keyed for one
+     * order but naming another is refused.
+     */
     static final class RunProcessor implements Processor<String, NodeTask, String, Object> {
 
         private final RunEngine engine;
+        private final NodeBudget budget;
         private ProcessorContext<String, Object> context;
         private KeyValueStore<String, RunInstance> instances;
         private KeyValueStore<Bytes, RunInstance.Timer> timers;
 
-        RunProcessor(RunEngine engine) {
+        RunProcessor(RunEngine engine, NodeBudget budget) {
             this.engine = engine;
+            this.budget = budget;
         }
 
         @Override
@@ -107,17 +130,17 @@ public final class RunTopology {
 
         @Override
         public void process(Record<String, NodeTask> record) {
-            if (record.value() == null) {
+            NodeTask task = record.value();
+            if (task == null) {
                 return;
             }
-            String orderId = record.value().orderId();
-            try {
-                apply(orderId, engine.handle(instances.get(orderId), record.value()));
-            } catch (RuntimeException e) {
-                // a task the engine cannot handle must not block the partition forever: log it and move on
-                log.error("Dropped task {} for order {}: {}", record.value().getClass().getSimpleName(), orderId,
-                        e.toString(), e);
+            if (task.orderId() == null || !task.orderId().equals(record.key())) {
+                log.warn("Refused a {} task keyed {} for order {}: a task is keyed by its order's id",
+                        task.getClass().getSimpleName(), record.key(), task.orderId());
+                return;
             }
+            handle(task.orderId(), "task " + task.getClass().getSimpleName(),
+                    (current, guard) -> engine.handle(current, task, guard));
         }
 
         /** Fires due timers, oldest first, at most {@link #SWEEP_BUDGET} per sweep. */
@@ -131,14 +154,57 @@ public final class RunTopology {
                         break;
                     }
                     timers.delete(entry.key);
-                    try {
-                        apply(entry.value.orderId(), engine.fire(instances.get(entry.value.orderId()), entry.value));
-                    } catch (RuntimeException e) {
-                        log.error("Dropped timer {} for order {}", entry.value, entry.value.orderId(), e);
-                    }
+                    RunInstance.Timer timer = entry.value;
+                    handle(timer.orderId(), "timer " + timer.kind() + " of node " + timer.nodeId(),
+                            (current, guard) -> engine.fire(current, timer, guard));
                     fired++;
                 }
             }
+        }
+
+        /**
+         * Handles one task or timer of {@code orderId} under the node budget. A node that overran fails, and the work
+         * is done again on the stored instance with that node failing at once; work that throws is tried again; when
+         * neither settles it, the order becomes an incident.
+         */
+        private void handle(String orderId, String source, BiFunction<RunInstance, RunEngine.Guard, Effects> work) {
+            Set<String> overran = new HashSet<>();
+            RuntimeException failure = null;
+            int attempts = 0;
+            while (attempts < ATTEMPTS) {
+                RunInstance current = instances.get(orderId);
+                try {
+                    apply(orderId, budget.run(overran, guard -> work.apply(current, guard)));
+                    return;
+                } catch (NodeBudget.Overrun e) {
+                    log.warn("Order {}: {} while handling its {}", orderId, e.getMessage(), source);
+                    failure = e;
+                    if (e.step() == null || !overran.add(e.step()) || overran.size() > OVERRUNS) {
+                        break;
+                    }
+                } catch (RuntimeException e) {
+                    attempts++;
+                    log.warn("Order {}: attempt {} of {} at its {} failed: {}", orderId, attempts, ATTEMPTS, source,
+                            e.toString());
+                    failure = e;
+                }
+            }
+            incident(orderId, source, failure);
+        }
+
+        private void incident(String orderId, String source, RuntimeException failure) {
+            String cause = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+            String reason = "Its " + source + " could not be handled: " + cause;
+            log.error("Order {} set aside as an incident. {}", orderId, reason, failure);
+            Effects effects;
+            try {
+                effects = engine.incident(instances.get(orderId), orderId, source, reason);
+            } catch (RuntimeException e) {
+                log.error("Order {}: its stored instance is unreadable as well; reporting the incident alone", orderId,
+                        e);
+                effects = engine.incident(null, orderId, source, reason);
+            }
+            apply(orderId, effects);
         }
 
         private void apply(String orderId, Effects effects) {

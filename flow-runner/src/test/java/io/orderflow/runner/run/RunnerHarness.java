@@ -33,6 +33,7 @@ final class RunnerHarness implements AutoCloseable {
     final MutableClock clock = new MutableClock(START);
     /** The engine behind the topology, to replay a step on a stored instance as a restarted runner would. */
     final RunEngine engine;
+    private final NodeBudget budget;
     final TopologyTestDriver driver;
     final TestInputTopic<String, NodeTask> tasks;
     final TestOutputTopic<String, RunReport> reports;
@@ -57,11 +58,20 @@ final class RunnerHarness implements AutoCloseable {
     }
 
     RunnerHarness(RunSettings settings, Connectors connectors) {
-        engine = new RunEngine(NodeCatalogue.standard(), connectors, Money.seeded(), clock, settings);
+        this(NodeCatalogue.standard(), settings, connectors, new NodeBudget(Duration.ofSeconds(5), 4));
+    }
+
+    RunnerHarness(NodeCatalogue catalogue, NodeBudget budget) {
+        this(catalogue, RunSettings.DEFAULTS, Connectors.mock(), budget);
+    }
+
+    private RunnerHarness(NodeCatalogue catalogue, RunSettings settings, Connectors connectors, NodeBudget budget) {
+        this.budget = budget;
+        engine = new RunEngine(catalogue, connectors, Money.seeded(), clock, settings);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "runner-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(RunTopology.build(engine), props, START);
+        driver = new TopologyTestDriver(RunTopology.build(engine, budget), props, START);
         tasks = driver.createInputTopic(Topics.NODE_TASKS.name(), Topics.NODE_TASKS.keySerde().serializer(),
                 Topics.NODE_TASKS.valueSerde().serializer());
         reports = driver.createOutputTopic(Topics.RUN_REPORTS.name(), Topics.RUN_REPORTS.keySerde().deserializer(),
@@ -143,6 +153,7 @@ final class RunnerHarness implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        budget.close();
     }
 
     static final class MutableClock extends Clock {

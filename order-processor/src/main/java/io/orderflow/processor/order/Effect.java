@@ -1,5 +1,6 @@
 package io.orderflow.processor.order;
 
+import io.orderflow.schemas.model.Incident;
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.tasks.NodeTask;
@@ -33,5 +34,9 @@ public sealed interface Effect {
 
     /** The next instance-status poll of a failed run. */
     record SchedulePoll(long dueAt, int attempt) implements Effect {
+    }
+
+    /** Lists the order among the incidents operators see. */
+    record RecordIncident(Incident incident) implements Effect {
     }
 }

@@ -4,6 +4,7 @@ import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.Rollback;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.reports.RunReport;
 import tools.jackson.databind.node.ObjectNode;
@@ -19,6 +20,9 @@ public final class OrderApplier {
 
     /** Node types that never run a timer: their starts and ends write no run record. */
     public static final Set<String> UNTIMED_TYPES = Set.of("end", "control.wait");
+
+    /** The key prefix of the timeline's status entries, {@code status:<generation>:<status>}. */
+    static final String STATUS_KEY = "status:";
 
     private OrderApplier() {
     }
@@ -74,6 +78,7 @@ public final class OrderApplier {
                             && m.proposal().id().equals(confirmed.proposalId())
                             ? m.withProposal(m.proposal().confirmed()) : m).toList())
                     .build();
+            case OrderFact.IncidentRaised incident -> incident(state, incident);
             case OrderFact.CompensationLogged c -> state.edit()
                     .timeline(state.timelineWith(new TimelineEntry(c.at(), "compensation",
                             "Compensated: " + c.released() + " held stock released, " + c.voided()
@@ -82,6 +87,21 @@ public final class OrderApplier {
                             .put("shipmentsCancelled", c.shipmentsCancelled()), null)))
                     .build();
         };
+    }
+
+    /** Why an order that became an incident was not rolled back. */
+    public static final String INCIDENT_NOT_ROLLED_BACK =
+            "Not rolled back: the order was set aside as an incident; what the run held was given back";
+
+    private static OrderState incident(OrderState state, OrderFact.IncidentRaised incident) {
+        String message = "Incident: " + incident.cause();
+        OrderState.Builder next = state.edit().timeline(state.timelineWith(new TimelineEntry(incident.at(),
+                "incident", message, null, Json.object().put("source", incident.source()), null)));
+        if (!state.status().terminal()) {
+            next.status(OrderStatus.FAILED).reason(message).waits(List.of())
+                    .rollback(new Rollback("failed", INCIDENT_NOT_ROLLED_BACK));
+        }
+        return next.build();
     }
 
     private static OrderState progress(OrderState state, RunReport.Progress report, long at) {
@@ -121,7 +141,7 @@ public final class OrderApplier {
             String message = "Order " + report.status().wire()
                     + (report.reason() != null ? ": " + report.reason() : "");
             next.timeline(state.timelineWith(new TimelineEntry(at, "status", message, null, null,
-                    "status:" + report.generation() + ":" + report.status().wire())));
+                    STATUS_KEY + report.generation() + ":" + report.status().wire())));
         }
         return next.build();
     }
@@ -140,8 +160,11 @@ public final class OrderApplier {
         OrderState.Builder next = state.edit().nodes(OrderState.handOver(nodes));
         if (patched.log() != null) {
             TimelineEntry log = patched.log();
-            next.timeline(state.timelineWith(log.nodeId() != null ? log
-                    : new TimelineEntry(log.at(), log.kind(), log.message(), patched.nodeId(), log.data(), log.key())));
+            // a node's log entry is the node's: it names the node, and it cannot take a status entry's key
+            String key = log.key() != null && log.key().startsWith(STATUS_KEY) ? null : log.key();
+            next.timeline(state.timelineWith(log.nodeId() != null && key == log.key() ? log
+                    : new TimelineEntry(log.at(), log.kind(), log.message(),
+                    log.nodeId() != null ? log.nodeId() : patched.nodeId(), log.data(), key)));
         }
         return next.build();
     }

@@ -10,6 +10,7 @@ import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.EventNames;
+import io.orderflow.schemas.model.Incident;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.OrderSummary;
@@ -215,16 +216,28 @@ public final class OrderDecider {
 
     // ---- run reports ----------------------------------------------------------------------------------------
 
-    /** Decides one report (the agent unpacks a {@link RunReport.Batch}); reports for an unknown order change nothing. */
+    /**
+     * Decides one report (the agent unpacks a {@link RunReport.Batch}); reports for an unknown order change nothing.
+     * A report is checked before it is applied: one that lacks what its kind needs (a node detail without a node, a
+     * wait request without its request) makes the order an incident, since the run and the order no longer agree.
+     * Everything else follows the contract's ordering rules: a newer generation is fresh whatever its sequence (rule
+     * 1), and node details always apply, to an ended order too (rule 4).
+     */
     public Decision onReport(OrderState state, RunReport report, long now) {
         if (state == null) {
             return Decision.none();
         }
         return switch (report) {
+            case RunReport.NodeDetail detail when detail.nodeId() == null ->
+                    incident(state, REPORT_SOURCE + "node_detail", "A node detail report names no node", now, true);
             case RunReport.NodeDetail detail -> Decision.of(List.of(patched(detail)), List.of());
             case RunReport.Batch batch -> throw new IllegalArgumentException(
                     "A batch is decided report by report, on the state each one leaves (RunReport.unpacked)");
             case RunReport.Progress progress -> progress(state, progress, now);
+            case RunReport.WaitRequested requested when requested.request() == null
+                    || requested.request().nodeId() == null || requested.request().event() == null ->
+                    incident(state, REPORT_SOURCE + "wait_requested", "A wait request lacks its node or event", now,
+                            true);
             case RunReport.WaitRequested requested -> openWait(state, requested, now);
             case RunReport.Continued continued -> continued.generation() > state.generation()
                     ? Decision.of(List.of(new OrderFact.RunContinued(continued.instanceId(), continued.generation(),
@@ -233,7 +246,41 @@ public final class OrderDecider {
             case RunReport.InstanceStatus status -> instanceStatus(state, status, now);
             case RunReport.Compensated c -> Decision.of(List.of(new OrderFact.CompensationLogged(
                     c.released(), c.voided(), c.shipmentsCancelled(), now)), List.of());
+            case RunReport.Incident incident -> incident(state, "flow-runner " + incident.source(),
+                    incident.cause(), now, false);
         };
+    }
+
+    private static final String REPORT_SOURCE = "order-processor run report ";
+
+    /**
+     * The order is set aside: a record about it ({@code source}) could not be processed. An order that has not ended
+     * fails with the cause as its reason: its open approvals are cancelled and their deadlines cleared, and
+     * {@code order.failed} is sent; with {@code terminateRun} the runner is told to end the instance and give back
+     * what it holds (when the runner raised the incident, it already has). The incident is listed either way.
+     */
+    public Decision incident(OrderState state, String source, String cause, long now, boolean terminateRun) {
+        List<Effect> effects = new ArrayList<>();
+        effects.add(new Effect.RecordIncident(Incident.of(state.orderId(), source, cause, now)));
+        if (!state.status().terminal()) {
+            for (Wait wait : state.waits()) {
+                if (wait.isApproval()) {
+                    effects.add(new Effect.CloseApproval(wait.nodeId(), "cancelled", now, null, null));
+                }
+                effects.add(new Effect.ClearDeadline(wait.deadline(), wait.nodeId()));
+            }
+            if (terminateRun && state.instanceId() != null) {
+                effects.add(new Effect.SendTask(new NodeTask.TerminateRun(state.orderId(), state.instanceId(),
+                        "Incident: " + cause)));
+            }
+            ObjectNode data = Json.object();
+            data.set("order", Json.tree(OrderSummary.of(state.order(), state.orderId())));
+            data.put("outcome", "failed");
+            data.put("reason", "Incident: " + cause);
+            effects.add(new Effect.PublishEvent(new OrderEvent("order.failed", state.orderId(), "incident:" + now,
+                    now, data, settings.webhookRetries())));
+        }
+        return Decision.of(List.of(new OrderFact.IncidentRaised(source, cause, now)), effects);
     }
 
     /** Ordering rule 4: a node detail always applies its patch and log entry. */

@@ -62,4 +62,11 @@ public sealed interface OrderFact {
     /** A chat proposal was carried out by a person (decide or cancel) and is now {@code confirmed}. */
     record ProposalConfirmed(String proposalId) implements OrderFact {
     }
+
+    /**
+     * A record about the order could not be processed ({@code source}, {@code cause}): the order fails as an
+     * incident, unless it had already ended, in which case only its timeline says so.
+     */
+    record IncidentRaised(String source, String cause, long at) implements OrderFact {
+    }
 }

@@ -41,4 +41,10 @@ public class InternalQueryController {
                                            boolean local) {
         return router.approvals(status, local);
     }
+
+    @GetMapping(OrderQueries.INCIDENTS)
+    Mono<ResponseEntity<byte[]>> incidents(@RequestParam(name = OrderQueries.LOCAL, defaultValue = "false")
+                                           boolean local) {
+        return router.incidents(local);
+    }
 }

@@ -1,6 +1,7 @@
 package io.orderflow.processor.query;
 
 import io.orderflow.processor.approvals.ApprovalRow;
+import io.orderflow.schemas.model.Incident;
 import io.orderflow.processor.flows.PinnedFlows;
 import io.orderflow.processor.index.OrderIndex;
 import io.orderflow.processor.order.OrderState;
@@ -163,6 +164,13 @@ public class OrderQueryRouter {
                 streams -> approvalRows(this.<ApprovalRow>store(streams, OrderAgent.APPROVALS), wanted),
                 b -> b.path(OrderQueries.APPROVALS).queryParam(OrderQueries.LOCAL, true)
                         .queryParam(OrderQueries.STATUS, wanted).build());
+    }
+
+    /** Every incident, newest first. */
+    public Mono<ResponseEntity<byte[]>> incidents(boolean local) {
+        return gather(OrderQueries.INCIDENT_ROWS, Integer.MAX_VALUE, local,
+                streams -> rows(this.<Incident>store(streams, OrderAgent.INCIDENTS), row -> true),
+                b -> b.path(OrderQueries.INCIDENTS).queryParam(OrderQueries.LOCAL, true).build());
     }
 
     private Mono<ResponseEntity<byte[]>> gather(String field, int limit, boolean local,

@@ -14,6 +14,7 @@ import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.json.JsonSerde;
+import io.orderflow.schemas.model.Incident;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.reports.RunReport;
@@ -52,6 +53,16 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     public static final String INDEX = "order-index-rows";
     public static final String APPROVALS = "approvals";
     public static final String DUE = "due-timers";
+    public static final String INCIDENTS = "incidents";
+
+    /**
+     * The largest order state the agent stores. The state goes to the store's changelog as one record, and Kafka
+     * refuses records over 1 MB (the broker's and the producer's default): a state past that would fail every
+     * commit of its partition. Half of it leaves room for the record's key and headers and for an incident entry.
+     */
+    public static final int MAX_STATE_BYTES = 512 * 1024;
+    /** Attempts at a record whose processing throws, before its order becomes an incident. */
+    static final int ATTEMPTS = 3;
 
     public static final String REPLIES = "replies-sink";
     public static final String TASKS = "tasks-sink";
@@ -118,7 +129,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(APPROVALS), Serdes.String(),
                         JsonSerde.of(ApprovalRow.class)),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DUE), Serdes.String(),
-                        JsonSerde.of(Due.class)));
+                        JsonSerde.of(Due.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INCIDENTS), Serdes.String(),
+                        JsonSerde.of(Incident.class)));
     }
 
     @Override
@@ -135,6 +148,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private KeyValueStore<String, OrderIndexRow> index;
         private KeyValueStore<String, ApprovalRow> approvals;
         private KeyValueStore<String, Due> due;
+        private KeyValueStore<String, Incident> incidents;
         /**
          * The states this task wrote last of the orders that await a runner report ({@link #awaitsReport}), as
          * objects: the report usually follows within milliseconds, and reading it back from the store would
@@ -164,26 +178,76 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             index = context.getStateStore(INDEX);
             approvals = context.getStateStore(APPROVALS);
             due = context.getStateStore(DUE);
+            incidents = context.getStateStore(INCIDENTS);
             context.schedule(sweepInterval, PunctuationType.WALL_CLOCK_TIME, this::sweep);
         }
 
+        /**
+         * Processes one command or run report. What a record does is worked out before anything is written: the
+         * decision, the state it leaves and that state's bytes. A record keyed for one order but naming another is
+         * refused. When working it out throws (after {@value #ATTEMPTS} attempts), or the state would outgrow
+         * {@link #MAX_STATE_BYTES}, a command is answered with an error and changes nothing, and a report makes its
+         * order an incident; either way the record is committed and the partition moves on.
+         */
         @Override
         public void process(Record<String, Object> record) {
             long now = clock.millis();
             switch (record.value()) {
-                case CommandEnvelope envelope -> {
-                    String orderId = envelope.command().orderId();
-                    OrderState state = read(orderId);
-                    Decision decision = decideOrAnswer500(state, envelope, now);
-                    carryOut(orderId, state, decision, now);
-                    Decision.Reply reply = decision.reply();
-                    context.forward(new Record<>(envelope.replyTo(),
-                            new CommandReply(envelope.correlationId(), orderId, reply.status(), reply.body()), now),
-                            REPLIES);
+                case CommandEnvelope envelope -> command(record.key(), envelope, now);
+                case RunReport report -> report(record.key(), report, now);
+                case null, default -> {
+                    // Not ours (a foreign or unreadable record): nothing to do.
                 }
-                case RunReport report -> {
+            }
+        }
+
+        private void command(String key, CommandEnvelope envelope, long now) {
+            String orderId = envelope.command() == null ? null : envelope.command().orderId();
+            if (orderId == null || !orderId.equals(key)) {
+                log.warn("Refused a command keyed {} for order {}: a command is keyed by its order's id", key,
+                        orderId);
+                reply(envelope, orderId, new Decision.Reply(400,
+                        Json.object().put("error", "A command must be keyed by its order's id")), now);
+                return;
+            }
+            OrderState state = read(orderId);
+            Decision decision = decideOrAnswer500(state, envelope, now);
+            Settled settled;
+            try {
+                settled = attempts(orderId, "command " + envelope.command().getClass().getSimpleName(),
+                        () -> settled(state, applied(state, decision, now), decision.effects()));
+            } catch (StateTooLarge e) {
+                reply(envelope, orderId, new Decision.Reply(422, Json.object().put("error", e.getMessage())), now);
+                return;
+            } catch (RuntimeException e) {
+                reply(envelope, orderId, new Decision.Reply(500,
+                        Json.object().put("error", "Engine error: " + e.getMessage())), now);
+                return;
+            }
+            carryOut(orderId, state, settled, now);
+            reply(envelope, orderId, decision.reply(), now);
+        }
+
+        private void reply(CommandEnvelope envelope, String orderId, Decision.Reply reply, long now) {
+            if (envelope.replyTo() == null) {
+                return;
+            }
+            context.forward(new Record<>(envelope.replyTo(),
+                    new CommandReply(envelope.correlationId(), orderId, reply.status(), reply.body()), now), REPLIES);
+        }
+
+        private void report(String key, RunReport report, long now) {
+            String orderId = report.orderId();
+            if (orderId == null || !orderId.equals(key)
+                    || report.unpacked().stream().anyMatch(one -> !orderId.equals(one.orderId()))) {
+                log.warn("Refused a {} report keyed {} for order {}: a report is keyed by its order's id",
+                        report.getClass().getSimpleName(), key, orderId);
+                return;
+            }
+            OrderState before = read(orderId);
+            try {
+                carryOut(orderId, before, attempts(orderId, "report", () -> {
                     // a batch's reports are decided one by one, each on the state the one before left
-                    OrderState before = read(report.orderId());
                     OrderState state = before;
                     List<Effect> effects = new ArrayList<>();
                     for (RunReport one : report.unpacked()) {
@@ -191,12 +255,66 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                         state = applied(state, decision, now);
                         effects.addAll(decision.effects());
                     }
-                    carryOut(report.orderId(), before, state, effects, now);
-                }
-                case null, default -> {
-                    // Not ours (a foreign or unreadable record): nothing to do.
+                    return settled(before, state, effects);
+                }), now);
+            } catch (RuntimeException e) {
+                setAside(orderId, before, "order-processor run report " + kind(report), e, now);
+            }
+        }
+
+        /** What a record leaves: the state, its bytes when it changed, and the effects. */
+        private record Settled(OrderState state, byte[] stored, List<Effect> effects) {
+        }
+
+        private static Settled settled(OrderState before, OrderState after, List<Effect> effects) {
+            if (after == before) {
+                return new Settled(after, null, effects);
+            }
+            byte[] stored = STATE_WRITER.serialize(ORDERS, after);
+            if (stored.length > MAX_STATE_BYTES) {
+                throw new StateTooLarge(stored.length);
+            }
+            return new Settled(after, stored, effects);
+        }
+
+        /** Works out what a record does, trying again when that throws; a state too large is final at once. */
+        private Settled attempts(String orderId, String what, java.util.function.Supplier<Settled> work) {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return work.get();
+                } catch (StateTooLarge e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    if (attempt >= ATTEMPTS) {
+                        throw e;
+                    }
+                    log.warn("Order {}: attempt {} of {} at a {} failed: {}", orderId, attempt, ATTEMPTS, what,
+                            e.toString());
                 }
             }
+        }
+
+        /**
+         * Makes the order an incident: the record that could not be processed is committed without its effects, and
+         * the order fails with the cause ({@link OrderDecider#incident}). A record for an order that does not exist
+         * is only logged.
+         */
+        private void setAside(String orderId, OrderState before, String source, RuntimeException failure,
+                              long now) {
+            String cause = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+            if (before == null) {
+                log.error("Dropped a record for unknown order {} from {}: {}", orderId, source, cause, failure);
+                return;
+            }
+            log.error("Order {} set aside as an incident: {} could not be processed: {}", orderId, source, cause,
+                    failure);
+            Decision incident = decider.incident(before, source, cause, now, true);
+            carryOut(orderId, before, settled(before, applied(before, incident, now), incident.effects()), now);
+        }
+
+        private static String kind(RunReport report) {
+            return report.unpacked().stream().map(one -> one.getClass().getSimpleName()).distinct()
+                    .reduce((a, b) -> a + "+" + b).orElse("batch");
         }
 
         private OrderState read(String orderId) {
@@ -246,13 +364,15 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 due.delete(entry.key);
                 Due timer = entry.value;
                 OrderState state = read(timer.orderId());
-                carryOut(timer.orderId(), state, decider.onDue(state, timer, now), now);
+                try {
+                    carryOut(timer.orderId(), state, attempts(timer.orderId(), "due " + timer.kind(), () -> {
+                        Decision decision = decider.onDue(state, timer, now);
+                        return settled(state, applied(state, decision, now), decision.effects());
+                    }), now);
+                } catch (RuntimeException e) {
+                    setAside(timer.orderId(), state, "order-processor due " + timer.kind(), e, now);
+                }
             }
-        }
-
-        /** Carries out one decision on {@code before}: a command's, or a due timer's. */
-        private void carryOut(String orderId, OrderState before, Decision decision, long now) {
-            carryOut(orderId, before, applied(before, decision, now), decision.effects(), now);
         }
 
         /** The state after a decision's facts: {@code state} itself when it has none. */
@@ -262,15 +382,16 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
 
         /**
          * Carries out what a record decided: first the state it left is stored (with its index row and one
-         * {@code order-updates} notice), then the effects are sent. Applying, done before this, is the part that can
-         * fail on a bad state; failing before anything was sent means no task, event or reply goes out without the
-         * state that explains it. An apply failure is not caught: it fails the record, the exactly-once transaction
-         * aborts, and the stream thread's uncaught-exception handler decides what happens next.
+         * {@code order-updates} notice), then the effects are sent. Deciding, applying and serialising, done before
+         * this, are the parts that can fail on a bad record; failing before anything was written means no task,
+         * event or reply goes out without the state that explains it.
          */
-        private void carryOut(String orderId, OrderState before, OrderState after, List<Effect> effects, long now) {
+        private void carryOut(String orderId, OrderState before, Settled settled, long now) {
+            OrderState after = settled.state();
+            List<Effect> effects = settled.effects();
             if (after != before) {
                 written.remove(orderId);
-                byte[] stored = STATE_WRITER.serialize(ORDERS, after);
+                byte[] stored = settled.stored();
                 orders.put(orderId, stored);
                 latest.wrote(orderId, stored);
                 if (awaitsReport(after)) {
@@ -302,11 +423,24 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                     due.put(timer.key(), timer);
                 }
                 case Effect.ClearDeadline clear -> due.delete(Due.deadline(orderId, clear.nodeId(), clear.dueAt()).key());
+                case Effect.RecordIncident record -> {
+                    incidents.put(record.incident().id(), record.incident());
+                    log.error("Incident on order {} ({}): {}", orderId, record.incident().source(),
+                            record.incident().cause());
+                }
                 case Effect.SchedulePoll poll -> {
                     Due timer = Due.poll(orderId, poll.attempt(), poll.dueAt());
                     due.put(timer.key(), timer);
                 }
             }
+        }
+    }
+
+    /** A state that would outgrow {@link #MAX_STATE_BYTES}: refused, never stored. */
+    static final class StateTooLarge extends RuntimeException {
+
+        StateTooLarge(int bytes) {
+            super("The order's state would be " + bytes + " bytes, over the limit of " + MAX_STATE_BYTES);
         }
     }
 }

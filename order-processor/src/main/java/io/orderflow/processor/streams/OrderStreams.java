@@ -1,14 +1,9 @@
 package io.orderflow.processor.streams;
 
-import io.orderflow.kafka.BoundedRocksDb;
-import io.orderflow.kafka.SocketBuffers;
+import io.orderflow.kafka.StreamsApp;
 import io.orderflow.processor.ProcessorProperties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,14 +46,8 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
             return;
         }
         self = new HostInfo(advertisedHost(), event.getWebServer().getPort());
-        streams = new KafkaStreams(OrderTopology.build(settings.agentSettings(), Clock.systemUTC(), live),
-                properties(self));
-        streams.setUncaughtExceptionHandler(e -> {
-            log.error("Order processor stream thread failed; replacing it", e);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
-                    .REPLACE_THREAD;
-        });
-        streams.start();
+        streams = StreamsApp.start("Order processor",
+                OrderTopology.build(settings.agentSettings(), Clock.systemUTC(), live), properties(self));
         log.info("Order processor streams started, serving queries as {}:{}", self.host(), self.port());
     }
 
@@ -77,35 +66,13 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
         return self;
     }
 
-    static final int FETCH_MAX_WAIT_MS = 50;
+    static final int FETCH_MAX_WAIT_MS = StreamsApp.FETCH_MAX_WAIT_MS;
 
     Properties properties(HostInfo host) {
         ProcessorProperties.Streams config = settings.streams();
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka().bootstrapServers());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
-        // The stream thread commits only between polls, and a poll with nothing to fetch blocks for poll.ms (100 ms by
-        // default): what a task wrote after the last commit stayed invisible to read_committed readers until then. The
-        // gateway's callers wait for those replies before they send more, so under a steady load each round of
-        // commands waited out that poll (POST p50 112 ms at 128 in flight). Polling no longer than the commit interval
-        // lets a commit fall due on time.
-        props.put(StreamsConfig.POLL_MS_CONFIG, config.commitIntervalMs());
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir());
-        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class);
+        Properties props = StreamsApp.properties(config.applicationId(), settings.kafka(), stateDir(),
+                config.commitIntervalMs());
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, host.host() + ":" + host.port());
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
-        // A record the agent cannot process fails (Kafka Streams' default, LogAndFail): skipping it would commit the
-        // transaction, and with it whatever the record had already done. Failing aborts the transaction; the
-        // uncaught-exception handler above decides what the thread does next.
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndFailProcessingExceptionHandler.class);
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        // A read_committed fetch can wait out fetch.max.wait.ms (500 ms by default) for records that are already
-        // committed; each hop of an order pays it, so keep it short.
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), FETCH_MAX_WAIT_MS);
-        // for the consumers, producers and admin client alike (see SocketBuffers)
-        props.putAll(SocketBuffers.client());
         return props;
     }
 
@@ -130,8 +97,7 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
     @Override
     public synchronized void destroy() {
         if (streams != null) {
-            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                    .withTimeout(Duration.ofSeconds(30)));
+            StreamsApp.close(streams, Duration.ofSeconds(30));
             streams = null;
         }
     }

@@ -110,6 +110,11 @@ final class AgentDriver implements AutoCloseable {
         reports.pipeInput(report.orderId(), report);
     }
 
+    /** Sends a report under a key of the caller's choosing. */
+    void report(String key, RunReport report) {
+        reports.pipeInput(key, report);
+    }
+
     /** Moves the clock and the driver's wall-clock time together, firing due punctuations. */
     void advance(Duration by) {
         clock.advance(by);

@@ -3,6 +3,7 @@ package io.orderflow.processor.streams;
 import io.orderflow.processor.TestSettings;
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.order.OrderApplier;
+import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.model.OrderStatus;
 import org.apache.kafka.streams.StreamsConfig;
@@ -22,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A decision's facts are applied before its effects are sent: when applying fails, nothing goes out and the failure
- * is not swallowed, so the exactly-once transaction aborts instead of committing tasks without the state that explains
- * them.
+ * A decision's facts are applied before its effects are sent: when applying fails, nothing goes out. A command is
+ * answered with the error and changes nothing; a report that cannot be applied, even as an incident, fails the record,
+ * so the exactly-once transaction aborts instead of committing tasks without the state that explains them.
  */
 class ApplyFailureTest {
 
@@ -45,7 +46,7 @@ class ApplyFailureTest {
     }
 
     @Test
-    void whenApplyingACancelFailsNothingIsSentAndTheExceptionSurfaces() {
+    void whenApplyingACancelFailsItIsAnsweredWithTheErrorAndNothingElseIsSent() {
         // given an order waiting for an approval
         agent.command(start(ORDER));
         agent.report(progress(1, 1, OrderStatus.WAITING));
@@ -54,9 +55,11 @@ class ApplyFailureTest {
 
         // when applying the cancel's facts throws
         failing = true;
-        assertThatThrownBy(() -> agent.command(new OrderCommand.CancelOrder(ORDER, "changed my mind")))
-                // then the failure reaches Kafka Streams rather than being logged and skipped
-                .hasStackTraceContaining(BROKEN);
+        CommandReply reply = agent.command(new OrderCommand.CancelOrder(ORDER, "changed my mind"));
+
+        // then the caller is told, after the attempts the agent makes
+        assertThat(reply.status()).isEqualTo(500);
+        assertThat(reply.body().get("error").asString()).isEqualTo("Engine error: " + BROKEN);
 
         // and nothing was carried out: no terminate task, no order.cancelled event, the approval row still pending, its
         // deadline still set, the stored order as it was

@@ -17,6 +17,9 @@ public final class OrderQueries {
     public static final String ORDERS = "/internal/orders";
     /** The approvals inbox by status ({@code all} for every row): answered as {@link ApprovalList}. */
     public static final String APPROVALS = "/internal/approvals";
+    public static final String INCIDENTS = "/internal/incidents";
+    /** The field of {@link #INCIDENTS}' answer: {@code {incidents: [incidents, newest first]}}. */
+    public static final String INCIDENT_ROWS = "incidents";
 
     /** Query parameter: {@code true} answers from this instance only (the fan-out calls of a scatter-gather). */
     public static final String LOCAL = "local";

@@ -29,6 +29,7 @@ import tools.jackson.databind.JsonNode;
         @JsonSubTypes.Type(value = RunReport.Continued.class, name = "continued"),
         @JsonSubTypes.Type(value = RunReport.InstanceStatus.class, name = "instance_status"),
         @JsonSubTypes.Type(value = RunReport.Compensated.class, name = "compensated"),
+        @JsonSubTypes.Type(value = RunReport.Incident.class, name = "incident"),
 })
 public sealed interface RunReport {
 
@@ -127,5 +128,15 @@ public sealed interface RunReport {
     /** What a terminate compensated: held stock released, authorizations voided, booked shipments cancelled. */
     record Compensated(String orderId, String instanceId, int released, int voided, int shipmentsCancelled)
             implements RunReport {
+    }
+
+    /**
+     * The runner could not handle a task or timer of the order, retries included, and set the order aside: the agent
+     * fails the order with {@code cause} as an incident instead of waiting for reports that will not come.
+     *
+     * @param instanceId the instance the runner held, or {@code null} when it had none yet
+     * @param source     what could not be handled, such as {@code task start_run} or {@code timer retry}
+     */
+    record Incident(String orderId, String instanceId, String source, String cause) implements RunReport {
     }
 }

@@ -1,0 +1,80 @@
+package io.orderflow.kafka;
+
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka Streams setup the order-processor and the flow-runner share: their configuration, their error policy
+ * and their lifecycle.
+ *
+ * <p>The error policy, the same in both: a record that cannot be read (bytes that do not parse) is logged and skipped.
+ * A record that can be read but not processed is each processor's to handle: it tries again a bounded number of times
+ * and then sets the one order aside as an incident, commits the record, and moves on (Zeebe's banned instances), so
+ * no record reaches Kafka Streams' processing handler in normal operation. One that does anyway (a bug in that very
+ * handling) fails the record, which aborts the exactly-once transaction with everything the record had done, and the
+ * stream thread is replaced.
+ */
+public final class StreamsApp {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamsApp.class);
+    /**
+     * A read_committed fetch can wait out fetch.max.wait.ms (500 ms by default) for records that are already
+     * committed; each hop of an order pays it, so keep it short.
+     */
+    public static final int FETCH_MAX_WAIT_MS = 50;
+
+    private StreamsApp() {
+    }
+
+    /** The configuration both apps start from; each adds its own (the processor its {@code application.server}). */
+    public static Properties properties(String applicationId, KafkaSettings kafka, String stateDir,
+                                        long commitIntervalMs) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+        // The stream thread commits only between polls, and a poll with nothing to fetch blocks for poll.ms (100 ms by
+        // default): what a task wrote after the last commit stayed invisible to read_committed readers until then. The
+        // gateway's callers wait for those replies before they send more, so under a steady load each round of
+        // commands waited out that poll (POST p50 112 ms at 128 in flight). Polling no longer than the commit interval
+        // lets a commit fall due on time.
+        props.put(StreamsConfig.POLL_MS_CONFIG, commitIntervalMs);
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndFailProcessingExceptionHandler.class);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), FETCH_MAX_WAIT_MS);
+        // for the consumers, producers and admin client alike (see SocketBuffers)
+        props.putAll(SocketBuffers.client());
+        return props;
+    }
+
+    /** Creates and starts the app; a stream thread that dies of an exception is logged and replaced. */
+    public static KafkaStreams start(String name, Topology topology, Properties properties) {
+        KafkaStreams streams = new KafkaStreams(topology, properties);
+        streams.setUncaughtExceptionHandler(e -> {
+            log.error("{} stream thread failed; replacing it", name, e);
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streams.start();
+        return streams;
+    }
+
+    /** Closes the app leaving its group, so the next start does not wait for the member's session to time out. */
+    public static void close(KafkaStreams streams, Duration timeout) {
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(timeout));
+    }
+}
