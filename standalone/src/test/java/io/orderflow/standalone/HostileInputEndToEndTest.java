@@ -89,7 +89,7 @@ class HostileInputEndToEndTest {
                 "instanceId", noRequest + ".1", "generation", 1)));
         send(Topics.RUN_REPORTS.name(), tooLarge, json(Map.of("type", "progress", "orderId", tooLarge,
                 "instanceId", tooLargeState.get("instanceId").asString(), "generation", 1, "seq", 1_000_000,
-                "status", "waiting", "vars", Map.of("blob", "x".repeat(600_000)))));
+                "status", "waiting", "at", 0, "vars", Map.of("blob", "x".repeat(600_000)))));
         // keyed for one order, naming another: refused, neither changes
         send(Topics.RUN_REPORTS.name(), victim, json(Map.of("type", "node_detail", "orderId", other,
                 "instanceId", other + ".1", "nodeId", "await_payment",
