@@ -160,6 +160,9 @@ class AuthMatrixTest {
         if (path.equals("/api/v1/webhooks/events")) {
             return Need.SIGNATURE;
         }
+        if (path.equals("/api/v1/incidents")) {
+            return Need.OPERATOR; // beyond the contract: incidents carry internal error texts, for operators only
+        }
         if (rule.method().name().equals("GET")) {
             return Need.VIEWER;
         }
@@ -201,6 +204,7 @@ class AuthMatrixTest {
                      "lines": [{"sku": "SKU-1", "qty": 1, "unitPrice": 5}]}}""", 201);
             case "GET /api/v1/orders" -> new Probe("/api/v1/orders", "", 200);
             case "GET /api/v1/orders/{id}" -> new Probe(order, "", 200);
+            case "GET /api/v1/incidents" -> new Probe("/api/v1/incidents", "", 200);
             case "POST /api/v1/orders/{id}/events" -> new Probe(order + "/events", "{\"event\": \"x.happened\"}", 200);
             case "POST /api/v1/orders/{id}/approvals/{nodeId}" ->
                     new Probe(order + "/approvals/approval", "{\"decision\": \"approved\"}", 409);

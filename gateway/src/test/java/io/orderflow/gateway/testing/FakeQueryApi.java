@@ -36,6 +36,8 @@ public final class FakeQueryApi implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         server.createContext("/internal/orders", this::handle);
+        server.createContext("/internal/incidents", exchange -> respond(exchange, 200,
+                Json.object().set("incidents", Json.MAPPER.createArrayNode())));
         server.start();
     }
 
