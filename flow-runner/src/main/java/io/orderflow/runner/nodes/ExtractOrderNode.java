@@ -31,7 +31,7 @@ public final class ExtractOrderNode implements Node {
         if (existing != null && !existing.isEmpty()) {
             return done(existing, "input", "Kept " + existing.size() + " line(s) from the order input");
         }
-        ArrayNode lines = parse(NodeContext.text(ctx.order().get("documentText"), ""));
+        ArrayNode lines = parse(ctx.documentText());
         ctx.order().set("lines", lines);
         if (lines.isEmpty()) {
             return new NodeOutcome.Done("empty", output(lines, "document"), "No order lines found in the document");

@@ -67,6 +67,17 @@ public final class NodeContext {
         return instance.vars;
     }
 
+    /**
+     * The order's document text: the stored document its {@code documentRef} names, or an order object's own
+     * {@code documentText}; empty when it has neither.
+     */
+    public String documentText() {
+        if (instance.documentText != null) {
+            return instance.documentText;
+        }
+        return text(order().get("documentText"), "");
+    }
+
     public String currency() {
         return text(order().get("currency"), "USD");
     }

@@ -214,6 +214,7 @@ public final class RunEngine {
         instance.generation = 1;
         instance.flow = start.flow();
         instance.order = start.order() instanceof ObjectNode o ? o.deepCopy() : Json.object();
+        instance.documentText = start.documentText();
         instance.vars = start.vars() instanceof ObjectNode v ? v.deepCopy() : Json.object();
         instance.outputs = Json.object();
         FlowGraph graph = graphs.of(start.flow());

@@ -1,5 +1,6 @@
 package io.orderflow.runner.run;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.flows.NodeDefinition;
 import io.orderflow.schemas.model.EdgeState;
@@ -55,6 +56,12 @@ public final class RunInstance {
     public Rollback rollback;
     /** The one pending timer (retry backoff or sleep), or null. */
     public Timer timer;
+    /**
+     * The text {@code order.documentRef} refers to, while a task is handled: not stored with the instance (it is
+     * stored once, in the runner's documents store), but looked up for the task ({@link RunTopology}).
+     */
+    @JsonIgnore
+    public String documentText;
 
     public NodeDefinition node(String nodeId) {
         return flow.graph().nodes().stream().filter(n -> n.id().equals(nodeId)).findFirst()

@@ -1,5 +1,6 @@
 package io.orderflow.runner.run;
 
+import io.orderflow.schemas.documents.Documents;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.reports.RunReport;
@@ -36,6 +37,8 @@ public final class RunTopology {
     private static final Logger log = LoggerFactory.getLogger(RunTopology.class);
     public static final String INSTANCES = "run-instances";
     public static final String TIMERS = "run-timers";
+    /** Order documents by reference ({@link Documents}), stored once when the start task brings them. */
+    public static final String DOCUMENTS = "run-documents";
     private static final String SOURCE = "node-tasks-source";
     private static final String PROCESSOR = "run-processor";
     private static final String REPORTS = "run-reports-sink";
@@ -97,7 +100,9 @@ public final class RunTopology {
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES), Serdes.String(),
                             JsonSerde.of(RunInstance.class)),
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS), Serdes.Bytes(),
-                            JsonSerde.of(RunInstance.Timer.class)));
+                            JsonSerde.of(RunInstance.Timer.class)),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS), Serdes.String(),
+                            Serdes.String()));
         }
     }
 
@@ -114,6 +119,7 @@ public final class RunTopology {
         private ProcessorContext<String, Object> context;
         private KeyValueStore<String, RunInstance> instances;
         private KeyValueStore<Bytes, RunInstance.Timer> timers;
+        private KeyValueStore<String, String> documents;
 
         RunProcessor(RunEngine engine, NodeBudget budget) {
             this.engine = engine;
@@ -125,6 +131,7 @@ public final class RunTopology {
             this.context = context;
             this.instances = context.getStateStore(INSTANCES);
             this.timers = context.getStateStore(TIMERS);
+            this.documents = context.getStateStore(DOCUMENTS);
             context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweep());
         }
 
@@ -138,6 +145,9 @@ public final class RunTopology {
                 log.warn("Refused a {} task keyed {} for order {}: a task is keyed by its order's id",
                         task.getClass().getSimpleName(), record.key(), task.orderId());
                 return;
+            }
+            if (task instanceof NodeTask.StartRun start && start.documentText() != null) {
+                documents.putIfAbsent(Documents.ref(start.documentText()), start.documentText());
             }
             handle(task.orderId(), "task " + task.getClass().getSimpleName(),
                     (current, guard) -> engine.handle(current, task, guard));
@@ -172,7 +182,7 @@ public final class RunTopology {
             RuntimeException failure = null;
             int attempts = 0;
             while (attempts < ATTEMPTS) {
-                RunInstance current = instances.get(orderId);
+                RunInstance current = withDocument(instances.get(orderId));
                 try {
                     apply(orderId, budget.run(overran, guard -> work.apply(current, guard)));
                     return;
@@ -190,6 +200,14 @@ public final class RunTopology {
                 }
             }
             incident(orderId, source, failure);
+        }
+
+        /** The stored instance with the text of its order's document, when it has one. */
+        private RunInstance withDocument(RunInstance instance) {
+            if (instance != null && instance.order != null && instance.order.hasNonNull(Documents.REF_FIELD)) {
+                instance.documentText = documents.get(instance.order.get(Documents.REF_FIELD).asString());
+            }
+            return instance;
         }
 
         private void incident(String orderId, String source, RuntimeException failure) {

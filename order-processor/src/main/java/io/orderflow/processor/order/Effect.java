@@ -39,4 +39,8 @@ public sealed interface Effect {
     /** Lists the order among the incidents operators see. */
     record RecordIncident(Incident incident) implements Effect {
     }
+
+    /** Stores an order's document text under its reference, once ({@link io.orderflow.schemas.documents.Documents}). */
+    record StoreDocument(String ref, String text) implements Effect {
+    }
 }

@@ -3,6 +3,7 @@ package io.orderflow.processor.order;
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.timers.Due;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.documents.Documents;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.flows.FlowVersion;
@@ -69,9 +70,12 @@ public final class OrderDecider {
                     : Decision.rejected(Rejection.IDEMPOTENCY_KEY_REUSED);
         }
         OrderState initial = initialState(start, now);
+        String text = documentText(start);
         NodeTask startRun = new NodeTask.StartRun(start.orderId(), initial.instanceId(), start.flow(),
-                initial.order(), initial.vars());
-        return Decision.of(List.of(new OrderFact.OrderStarted(initial)), List.of(new Effect.SendTask(startRun)))
+                initial.order(), initial.vars(), text);
+        List<Effect> effects = text == null ? List.of(new Effect.SendTask(startRun))
+                : List.of(new Effect.StoreDocument(Documents.ref(text), text), new Effect.SendTask(startRun));
+        return Decision.of(List.of(new OrderFact.OrderStarted(initial)), effects)
                 .replying(201, Json.object().put("orderId", start.orderId()));
     }
 
@@ -104,7 +108,16 @@ public final class OrderDecider {
                 Json.tree(source), null);
     }
 
-    /** The order object the run works on: {@code id, type, title, customerId, currency, lines, documentText, meta}. */
+    /** The start request's {@code input.documentText}, or null. */
+    private static String documentText(OrderCommand.StartOrder start) {
+        JsonNode text = start.input() == null ? null : start.input().get(Documents.TEXT_FIELD);
+        return text != null && text.isString() ? text.asString() : null;
+    }
+
+    /**
+     * The order object the run works on: {@code id, type, title, customerId, currency, lines, documentRef, meta}.
+     * The document's text is stored once by its reference ({@link Documents}).
+     */
     static ObjectNode orderObject(OrderCommand.StartOrder start, String flowName) {
         JsonNode input = start.input() == null ? Json.object() : start.input();
         String customerId = text(input, "customerId");
@@ -125,8 +138,8 @@ public final class OrderDecider {
                 }
             }
         }
-        if (input.hasNonNull("documentText")) {
-            order.set("documentText", input.get("documentText"));
+        if (input.get(Documents.TEXT_FIELD) instanceof JsonNode text && text.isString()) {
+            order.put(Documents.REF_FIELD, Documents.ref(text.asString()));
         }
         order.set("meta", input.get("meta") instanceof ObjectNode meta ? meta : Json.object());
         return order;

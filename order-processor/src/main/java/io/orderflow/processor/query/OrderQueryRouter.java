@@ -1,6 +1,7 @@
 package io.orderflow.processor.query;
 
 import io.orderflow.processor.approvals.ApprovalRow;
+import io.orderflow.schemas.documents.Documents;
 import io.orderflow.schemas.model.Incident;
 import io.orderflow.processor.flows.PinnedFlows;
 import io.orderflow.processor.index.OrderIndex;
@@ -93,7 +94,8 @@ public class OrderQueryRouter {
     public Mono<ResponseEntity<byte[]>> order(String orderId, boolean local) {
         byte[] latest = orderStreams.live().latest(orderId);
         if (latest != null) {
-            return Mono.fromCallable(() -> view(latest));
+            return Mono.fromCallable(() -> view(latest))
+                    .onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()));
         }
         KafkaStreams streams = orderStreams.streams().orElse(null);
         if (streams == null || !streams.state().isRunningOrRebalancing()) {
@@ -123,16 +125,35 @@ public class OrderQueryRouter {
      * The order's view with its pinned flow's whole graph, from the flows view; a state stored before the graph was
      * kept as a reference shows its own. 503 while the flows view does not have the version yet (just after start).
      */
-    private ResponseEntity<byte[]> view(OrderState state) {
-        FlowVersion stored = state.flow();
-        if (!StoredFlow.isSlim(stored)) {
+    private ResponseEntity<byte[]> view(OrderState stored) {
+        OrderState state = withDocumentText(stored);
+        FlowVersion pinned = state.flow();
+        if (!StoredFlow.isSlim(pinned)) {
             return json(HttpStatus.OK, OrderView.write(state));
         }
-        return flows.version(stored.flowId(), stored.version())
+        return flows.version(pinned.flowId(), pinned.version())
                 .map(flow -> json(HttpStatus.OK, OrderView.write(state, flowJson.computeIfAbsent(
                         flow.flowId() + "@" + flow.version(), key -> OrderView.flowJson(flow)))))
                 .orElseGet(() -> json(HttpStatus.SERVICE_UNAVAILABLE,
                         error("The flows are still loading; retry shortly")));
+    }
+
+    /**
+     * The state with its order's document text in place of the reference, as the start request gave it: the text
+     * lives in the documents store of the order's own task, on this instance.
+     */
+    private OrderState withDocumentText(OrderState state) {
+        if (!(state.order() instanceof ObjectNode order) || !order.hasNonNull(Documents.REF_FIELD)) {
+            return state;
+        }
+        KafkaStreams streams = orderStreams.streams().orElseThrow();
+        String text = this.<String>store(streams, OrderAgent.DOCUMENTS).get(order.get(Documents.REF_FIELD).asString());
+        ObjectNode shown = order.deepCopy();
+        shown.remove(Documents.REF_FIELD);
+        if (text != null) {
+            shown.put(Documents.TEXT_FIELD, text);
+        }
+        return state.edit().order(shown).build();
     }
 
     /** Index rows newest first, filtered by type, status and {@code q}; at most the query's limit. */

@@ -54,6 +54,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     public static final String APPROVALS = "approvals";
     public static final String DUE = "due-timers";
     public static final String INCIDENTS = "incidents";
+    public static final String DOCUMENTS = "documents";
 
     /**
      * The largest order state the agent stores. The state goes to the store's changelog as one record, and Kafka
@@ -131,7 +132,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DUE), Serdes.String(),
                         JsonSerde.of(Due.class)),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INCIDENTS), Serdes.String(),
-                        JsonSerde.of(Incident.class)));
+                        JsonSerde.of(Incident.class)),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS), Serdes.String(),
+                        Serdes.String()));
     }
 
     @Override
@@ -149,6 +152,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private KeyValueStore<String, ApprovalRow> approvals;
         private KeyValueStore<String, Due> due;
         private KeyValueStore<String, Incident> incidents;
+        private KeyValueStore<String, String> documents;
         /**
          * The states this task wrote last of the orders that await a runner report ({@link #awaitsReport}), as
          * objects: the report usually follows within milliseconds, and reading it back from the store would
@@ -179,6 +183,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             approvals = context.getStateStore(APPROVALS);
             due = context.getStateStore(DUE);
             incidents = context.getStateStore(INCIDENTS);
+            documents = context.getStateStore(DOCUMENTS);
             context.schedule(sweepInterval, PunctuationType.WALL_CLOCK_TIME, this::sweep);
         }
 
@@ -423,6 +428,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                     due.put(timer.key(), timer);
                 }
                 case Effect.ClearDeadline clear -> due.delete(Due.deadline(orderId, clear.nodeId(), clear.dueAt()).key());
+                case Effect.StoreDocument store -> documents.putIfAbsent(store.ref(), store.text());
                 case Effect.RecordIncident record -> {
                     incidents.put(record.incident().id(), record.incident());
                     log.error("Incident on order {} ({}): {}", orderId, record.incident().source(),

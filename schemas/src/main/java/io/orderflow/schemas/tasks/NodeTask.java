@@ -1,5 +1,6 @@
 package io.orderflow.schemas.tasks;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.orderflow.schemas.flows.FlowVersion;
@@ -21,11 +22,18 @@ public sealed interface NodeTask {
     /**
      * Start the first run instance of an order (generation 1).
      *
-     * @param order the order object: {@code id, type, title, customerId, currency, lines, documentText, meta}
-     * @param vars  the run's initial variables
+     * @param order        the order object: {@code id, type, title, customerId, currency, lines, documentRef,
+     *                     meta}
+     * @param vars         the run's initial variables
+     * @param documentText the text {@code order.documentRef} refers to, which the runner stores once; or null
      */
-    record StartRun(String orderId, String instanceId, FlowVersion flow, JsonNode order, JsonNode vars)
+    record StartRun(String orderId, String instanceId, FlowVersion flow, JsonNode order, JsonNode vars,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String documentText)
             implements NodeTask {
+
+        public StartRun(String orderId, String instanceId, FlowVersion flow, JsonNode order, JsonNode vars) {
+            this(orderId, instanceId, flow, order, vars, null);
+        }
     }
 
     /** The runner's own next step: continue executing the instance where the previous task stopped. */
