@@ -46,15 +46,18 @@ class MailReaderTest {
         for (String hostile : List.of("<p".repeat(50_000), "<script a=".repeat(10_000),
                 "<a title=\"" + "x".repeat(99_989), "<div><b>".repeat(12_500))) {
             String raw = HEADERS + "Content-Type: text/html\r\n\r\n" + hostile + "\r\n3 x WIDGET-1\r\n";
-            // Once untimed, so the time measured is the reading and not the JVM loading and compiling the parser
-            // (a backtracking regex takes seconds here either way).
+            // Once untimed, so the time measured is the reading and not the JVM loading and compiling the parser,
+            // then the fastest of three reads, so a busy machine does not decide the outcome (a backtracking regex
+            // takes seconds on each of these inputs, every time).
             assertThat(catchThrowable(() -> read(raw))).isNull();
-            long started = System.nanoTime();
-            Throwable thrown = catchThrowable(() -> read(raw));
-            Duration took = Duration.ofNanos(System.nanoTime() - started);
-
-            assertThat(thrown).isNull();
-            assertThat(took).as("reading %s...", hostile.substring(0, 12)).isLessThan(Duration.ofMillis(300));
+            Duration fastest = null;
+            for (int i = 0; i < 3; i++) {
+                long started = System.nanoTime();
+                assertThat(catchThrowable(() -> read(raw))).isNull();
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+                fastest = fastest == null || took.compareTo(fastest) < 0 ? took : fastest;
+            }
+            assertThat(fastest).as("reading %s...", hostile.substring(0, 12)).isLessThan(Duration.ofMillis(300));
         }
     }
 
