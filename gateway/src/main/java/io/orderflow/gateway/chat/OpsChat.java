@@ -160,7 +160,7 @@ public class OpsChat implements DisposableBean {
             if (answer.isReply()) {
                 return reply(orderId, caller, answer.reply());
             }
-            // The heuristic picks a tool from this message alone; the model's pick is checked against it.
+            // The heuristic picks a tool from this message alone; a tool the model picks is checked against it.
             ChatTools.ToolCall call = tools.run(answer.tool(), answer.args(), state, orderId, caller,
                     fromModel ? message : null);
             called.add(call);

@@ -16,6 +16,7 @@ import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -88,7 +89,7 @@ public class MailIntake {
         String sender = opened.sender();
         if (settings.requireAuth()) {
             var verdict = SenderAuthentication.check(
-                    fromTrustedRelay ? opened.authenticationResults() : java.util.List.of(),
+                    fromTrustedRelay ? opened.authenticationResults() : List.of(),
                     settings.trustedAuthservId(), Addresses.domain(sender));
             if (!verdict.passed()) {
                 throw IntakeRefusal.authenticationFailed(sender, verdict.reason());
