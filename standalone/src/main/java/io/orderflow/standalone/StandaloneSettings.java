@@ -13,15 +13,25 @@ import java.util.Optional;
  * @param kafkaPort        client port of the in-process broker ({@code KAFKA_PORT}, default 9092; 0 picks a free port)
  * @param intakeSmtpPort   port of the email intake's SMTP listener ({@code INTAKE_SMTP_PORT}, default
  *                         {@value #DEFAULT_INTAKE_SMTP_PORT}; 0 picks a free port, a negative one turns it off)
+ * @param intakeTrustedRelays relays whose {@code Authentication-Results} the intake believes
+ *                         ({@code INTAKE_TRUSTED_RELAYS}, default {@value #DEFAULT_INTAKE_TRUSTED_RELAYS}: on one
+ *                         machine the relay, or the person trying the README's example, connects from loopback)
  */
 public record StandaloneSettings(int port, Path dataDir, Optional<String> bootstrapServers, int kafkaPort,
-                                 int intakeSmtpPort) {
+                                 int intakeSmtpPort, String intakeTrustedRelays) {
 
     public static final int DEFAULT_INTAKE_SMTP_PORT = 2525;
+    public static final String DEFAULT_INTAKE_TRUSTED_RELAYS = "127.0.0.0/8,::1";
 
     /** Settings with the intake listener on a free port (tests and benchmarks, which may run side by side). */
     public StandaloneSettings(int port, Path dataDir, Optional<String> bootstrapServers, int kafkaPort) {
         this(port, dataDir, bootstrapServers, kafkaPort, 0);
+    }
+
+    /** Settings with the intake trusting relays on loopback. */
+    public StandaloneSettings(int port, Path dataDir, Optional<String> bootstrapServers, int kafkaPort,
+                              int intakeSmtpPort) {
+        this(port, dataDir, bootstrapServers, kafkaPort, intakeSmtpPort, DEFAULT_INTAKE_TRUSTED_RELAYS);
     }
 
     public static StandaloneSettings fromEnvironment(Map<String, String> env) {
@@ -30,6 +40,7 @@ public record StandaloneSettings(int port, Path dataDir, Optional<String> bootst
                 Path.of(env.getOrDefault("DATA_DIR", "./data")),
                 Optional.ofNullable(env.get("KAFKA_BOOTSTRAP_SERVERS")).filter(s -> !s.isBlank()),
                 Integer.parseInt(env.getOrDefault("KAFKA_PORT", "9092")),
-                Integer.parseInt(env.getOrDefault("INTAKE_SMTP_PORT", String.valueOf(DEFAULT_INTAKE_SMTP_PORT))));
+                Integer.parseInt(env.getOrDefault("INTAKE_SMTP_PORT", String.valueOf(DEFAULT_INTAKE_SMTP_PORT))),
+                env.getOrDefault("INTAKE_TRUSTED_RELAYS", DEFAULT_INTAKE_TRUSTED_RELAYS));
     }
 }

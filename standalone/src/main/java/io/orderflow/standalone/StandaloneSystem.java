@@ -66,7 +66,8 @@ public final class StandaloneSystem implements AutoCloseable {
                     "--server.port=" + settings.port(),
                     "--orderflow.gateway.processor-url=http://127.0.0.1:" + system.processorPort,
                     "--orderflow.gateway.dispatcher-url=http://127.0.0.1:" + system.dispatcherPort,
-                    "--orderflow.intake.smtp-port=" + settings.intakeSmtpPort());
+                    "--orderflow.intake.smtp-port=" + settings.intakeSmtpPort(),
+                    "--orderflow.intake.trusted-relays=" + settings.intakeTrustedRelays());
             system.intakePort = system.services.getLast().getBean(SmtpListener.class).port().orElse(-1);
         } catch (RuntimeException e) {
             system.close();

@@ -11,6 +11,7 @@ import io.orderflow.schemas.model.ChatMessage.Proposal;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -19,6 +20,11 @@ import tools.jackson.databind.node.ObjectNode;
  * proposal of kind {@code decide} for the waiting approval and decide nothing; {@code cancel} prepares a proposal of
  * kind {@code cancel} and cancels nothing; {@code deliver_event} delivers at once, through the ordinary deliver
  * command with the chat caller's role (a viewer's chat cannot deliver).
+ *
+ * <p>{@code deliver_event} is the one tool that changes the order without a person confirming it, so it also runs
+ * only when the caller's own message names the event: the model reads text other people wrote (earlier messages, a
+ * mail's line names, vars), and an instruction hidden there must not act with the role of whoever asks next. Every
+ * tool message records whom the tool ran for.
  */
 final class ChatTools {
 
@@ -28,6 +34,8 @@ final class ChatTools {
     static final String DELIVER_EVENT = "deliver_event";
     static final String CANCEL = "cancel";
     static final Set<String> NAMES = Set.of(GET_STATE, APPROVE, REJECT, DELIVER_EVENT, CANCEL);
+    /** The tools that change the order at once; proposals change nothing until a person confirms them. */
+    static final Set<String> MUTATING = Set.of(DELIVER_EVENT);
     static final String CHAT_CANCEL_REASON = "Cancelled from the ops chat";
 
     /**
@@ -52,8 +60,19 @@ final class ChatTools {
         this.ids = ids;
     }
 
-    /** Runs {@code tool} on the order as {@code state} shows it. Blocking: runs on the chat's scheduler. */
-    ToolCall run(String tool, ObjectNode args, JsonNode state, String orderId, Caller caller) {
+    /**
+     * Runs {@code tool} on the order as {@code state} shows it. Blocking: runs on the chat's scheduler.
+     *
+     * @param askedIn the caller's current message when the model chose the tool, which a mutating tool must be
+     *                asked for in; {@code null} when the heuristic chose it from that message itself
+     */
+    ToolCall run(String tool, ObjectNode args, JsonNode state, String orderId, Caller caller, String askedIn) {
+        if (askedIn != null && MUTATING.contains(tool)) {
+            ToolCall unasked = unasked(tool, args, askedIn, caller);
+            if (unasked != null) {
+                return unasked;
+            }
+        }
         return switch (tool) {
             case GET_STATE -> new ToolCall(tool, args, "Read the order's state.", Brief.of(state), null,
                     Brief.statusLine(state));
@@ -140,8 +159,37 @@ final class ChatTools {
                 : "No node is waiting for " + event + ", so nothing was delivered.");
     }
 
-    /** The chat message a tool call leaves in the transcript. */
-    static ChatMessage message(String id, ToolCall call) {
-        return new ChatMessage(id, 0, ChatMessage.TOOL, call.text(), null, call.tool(), call.args(), call.proposal());
+    /** A refusal when {@code message} does not ask for the mutating {@code tool}; {@code null} when it does. */
+    private static ToolCall unasked(String tool, ObjectNode args, String message, Caller caller) {
+        String event = args.path("event").isString() ? args.get("event").asString().trim() : "";
+        if (!event.isEmpty() && names(message, event)) {
+            return null;
+        }
+        String what = event.isEmpty() ? "an event" : event;
+        String text = "Not delivered: the message of " + who(caller) + " does not ask for " + what
+                + "; the chat delivers an event only when the person's own message names it.";
+        return new ToolCall(tool, args, text, Json.object().put("delivered", false).put("error", text), null,
+                "I did not deliver " + what + ": your message does not name it. To deliver it, ask for it by name, "
+                        + "such as \u201cdeliver " + (event.isEmpty() ? "payment.received" : event) + "\u201d.");
+    }
+
+    /**
+     * Whether {@code message} names {@code event} as a whole: {@code payment.received} in "deliver
+     * payment.received." but not in "payment.received_late". Case does not matter.
+     */
+    static boolean names(String message, String event) {
+        return Pattern.compile("(?<![\\w.])" + Pattern.quote(event) + "(?![\\w]|\\.\\w)",
+                Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE).matcher(message).find();
+    }
+
+    /** The caller as the chat names them: their identity, or the kind of caller (the shared password has none). */
+    static String who(Caller caller) {
+        return caller.identity() != null ? caller.identity() : caller.kind();
+    }
+
+    /** The chat message a tool call leaves in the transcript, with whom it ran for. */
+    static ChatMessage message(String id, ToolCall call, Caller caller) {
+        return new ChatMessage(id, 0, ChatMessage.TOOL, call.text(), caller.identity(), call.tool(), call.args(),
+                call.proposal());
     }
 }

@@ -9,7 +9,8 @@ import java.util.List;
  * @param messageId           the Message-ID header as written ({@code <...>}), or {@code null}
  * @param subject             the subject, or an empty string
  * @param references          the References header, or {@code null}
- * @param authenticationResults every {@code Authentication-Results} header
+ * @param authenticationResults the topmost run of {@code Authentication-Results} headers, top first (only these
+ *                              can be the receiving relay's own)
  * @param documentText        the text body and the text of text and PDF attachments, at most
  *                            {@link MailReader#MAX_DOCUMENT_CHARS} characters
  * @param readFrom            where the text came from: {@code the mail text}, attachment file names

@@ -3,6 +3,7 @@ package io.orderflow.gateway.intake;
 import io.orderflow.schemas.json.Json;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -18,6 +19,10 @@ import tools.jackson.databind.JsonNode;
  * @param reply              {@code INTAKE_REPLY}: acknowledge an accepted mail with a reply
  * @param allowlist          {@code INTAKE_ALLOWLIST}: a secret; extra senders, addresses or {@code @domain}, comma-separated
  * @param smtpPort           {@code INTAKE_SMTP_PORT}: the listener's port; unset (or negative) means no listener, 0 a free port
+ * @param smtpHost           {@code INTAKE_SMTP_HOST}: the address the listener binds; blank means every interface
+ * @param trustedRelays      {@code INTAKE_TRUSTED_RELAYS}: addresses or CIDRs of the relays whose
+ *                           {@code Authentication-Results} are believed; mail from any other connection counts as
+ *                           having none (see {@link TrustedRelays})
  * @param trustedAuthservId  {@code INTAKE_TRUSTED_AUTHSERV_ID}: the authserv-id of the relay whose
  *                           {@code Authentication-Results} are believed
  * @param relayHost          {@code INTAKE_RELAY_HOST}: the SMTP relay replies are sent through
@@ -29,7 +34,8 @@ import tools.jackson.databind.JsonNode;
  */
 @ConfigurationProperties("orderflow.intake")
 public record IntakeProperties(String mailboxes, Boolean requireAuth, Boolean reply, String allowlist,
-                               Integer smtpPort, String trustedAuthservId, String relayHost, Integer relayPort,
+                               Integer smtpPort, String smtpHost, List<String> trustedRelays,
+                               String trustedAuthservId, String relayHost, Integer relayPort,
                                String from, String publicBaseUrl, Integer maxMessageBytes, Duration replyWait) {
 
     /** Two mailboxes for the B2B order flow, one for the purchase request flow. */
@@ -41,6 +47,10 @@ public record IntakeProperties(String mailboxes, Boolean requireAuth, Boolean re
         requireAuth = requireAuth == null || requireAuth;
         reply = reply == null || reply;
         allowlist = allowlist == null ? "" : allowlist;
+        smtpHost = blank(smtpHost) ? null : smtpHost.strip();
+        trustedRelays = trustedRelays == null ? List.of()
+                : trustedRelays.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+        TrustedRelays.parse(trustedRelays); // fails at start on an entry that is not an address or a CIDR
         trustedAuthservId = blank(trustedAuthservId) ? DEFAULT_AUTHSERV_ID : trustedAuthservId.strip();
         relayHost = blank(relayHost) ? "localhost" : relayHost.strip();
         relayPort = relayPort == null ? 25 : relayPort;
@@ -66,6 +76,8 @@ public record IntakeProperties(String mailboxes, Boolean requireAuth, Boolean re
     public String toString() {
         return "IntakeProperties[mailboxes=" + mailboxMap() + ", requireAuth=" + requireAuth + ", reply=" + reply
                 + ", allowlist=" + (allowlist.isBlank() ? "(none)" : "(set)") + ", smtpPort=" + smtpPort
+                + ", smtpHost=" + (smtpHost == null ? "(all interfaces)" : smtpHost)
+                + ", trustedRelays=" + trustedRelays
                 + ", trustedAuthservId=" + trustedAuthservId + ", relay=" + relayHost + ":" + relayPort
                 + ", from=" + from + ", publicBaseUrl=" + publicBaseUrl + ", maxMessageBytes=" + maxMessageBytes
                 + ", replyWait=" + replyWait + "]";

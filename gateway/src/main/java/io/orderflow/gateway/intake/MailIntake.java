@@ -16,6 +16,7 @@ import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -73,18 +74,23 @@ public class MailIntake {
     }
 
     /**
-     * Takes one mail sent to {@code recipient} (a mailbox {@link #flowFor} accepted).
+     * Takes one mail sent to {@code recipient} (a mailbox {@link #flowFor} accepted). The header is read first and
+     * the sender checked on it; the body (MIME parts, HTML, PDFs) is parsed only for a sender that passed.
      *
-     * @param replyAllowed false for a bounce (empty envelope sender), which is never answered
+     * @param replyAllowed     false for a bounce (empty envelope sender), which is never answered
+     * @param fromTrustedRelay whether the mail came over a connection from {@code INTAKE_TRUSTED_RELAYS}; when not,
+     *                         its {@code Authentication-Results} headers are not read at all
      */
-    Accepted accept(String recipient, byte[] raw, boolean replyAllowed) throws IntakeRefusal {
+    Accepted accept(String recipient, byte[] raw, boolean replyAllowed, boolean fromTrustedRelay)
+            throws IntakeRefusal {
         String mailbox = Addresses.normalize(recipient);
         String flowId = flowFor(mailbox);
-        InboundMail mail = MailReader.read(raw);
-        String sender = mail.sender();
+        MailReader.Opened opened = MailReader.open(raw);
+        String sender = opened.sender();
         if (settings.requireAuth()) {
-            var verdict = SenderAuthentication.check(mail.authenticationResults(), settings.trustedAuthservId(),
-                    Addresses.domain(sender));
+            var verdict = SenderAuthentication.check(
+                    fromTrustedRelay ? opened.authenticationResults() : List.of(),
+                    settings.trustedAuthservId(), Addresses.domain(sender));
             if (!verdict.passed()) {
                 throw IntakeRefusal.authenticationFailed(sender, verdict.reason());
             }
@@ -93,6 +99,7 @@ public class MailIntake {
         if (customer.isEmpty() && !allowlist.allows(sender)) {
             throw IntakeRefusal.notAllowed(sender);
         }
+        InboundMail mail = opened.read();
         if (mail.documentText().isBlank()) {
             throw IntakeRefusal.unreadable("No order text found: write the order lines in the mail, one per line "
                     + "such as \"3 x WIDGET-1\", or attach them as a text or PDF file");

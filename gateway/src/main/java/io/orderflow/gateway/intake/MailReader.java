@@ -2,6 +2,7 @@ package io.orderflow.gateway.intake;
 
 import jakarta.mail.Address;
 import jakarta.mail.BodyPart;
+import jakarta.mail.Header;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Multipart;
 import jakarta.mail.Part;
@@ -15,29 +16,52 @@ import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.text.PDFTextStripper;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
+import org.jsoup.nodes.TextNode;
+import org.jsoup.select.NodeTraversor;
+import org.jsoup.select.NodeVisitor;
 
 /**
  * Parses a raw mail (RFC 5322, MIME) into an {@link InboundMail}: the sender, the Message-ID, and the text to read an
  * order from, which is the text body (plain text, else HTML without its tags) followed by the text of every
  * {@code text/*} and PDF attachment, cut at {@value #MAX_DOCUMENT_CHARS} characters (the limit of
  * {@code input.documentText}).
+ *
+ * <p>In two steps: {@link #open} reads the header only, so intake can check the sender first; {@link Opened#read}
+ * parses the body (MIME parts, HTML, PDFs) and runs only for a sender that passed.
  */
 final class MailReader {
 
     static final int MAX_DOCUMENT_CHARS = 50_000;
+
+    /** The HTML elements whose end is a line end in the text. */
+    private static final Set<String> LINE_ENDS = Set.of("p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6");
 
     private static final Session SESSION = Session.getInstance(new Properties());
 
     private MailReader() {
     }
 
+    /** Both steps at once. */
     static InboundMail read(byte[] raw) throws IntakeRefusal {
+        return open(raw).read();
+    }
+
+    /**
+     * Reads the header of {@code raw}; the body stays unparsed bytes until {@link Opened#read}. Fails for a mail
+     * without exactly one From address.
+     */
+    static Opened open(byte[] raw) throws IntakeRefusal {
         try {
             MimeMessage message = new MimeMessage(SESSION, new ByteArrayInputStream(raw));
             Address[] from = message.getFrom();
@@ -45,19 +69,37 @@ final class MailReader {
                     || sender.getAddress() == null || !sender.getAddress().contains("@")) {
                 throw IntakeRefusal.unreadable("The mail needs exactly one From address");
             }
-            Texts texts = new Texts();
-            collect(message, texts, true);
-            String text = texts.joined();
-            boolean truncated = text.length() > MAX_DOCUMENT_CHARS;
-            if (truncated) {
-                text = cut(text);
-            }
-            return new InboundMail(Addresses.normalize(sender.getAddress()), message.getMessageID(),
-                    message.getSubject() == null ? "" : message.getSubject(), message.getHeader("References", " "),
-                    headers(message, "Authentication-Results"), text, List.copyOf(texts.sources), truncated,
-                    automatic(message));
-        } catch (MessagingException | IOException e) {
+            return new Opened(message, Addresses.normalize(sender.getAddress()), topmostAuthenticationResults(message));
+        } catch (MessagingException e) {
             throw IntakeRefusal.unreadable("The mail could not be read: " + e.getMessage());
+        }
+    }
+
+    /**
+     * A mail whose header was read.
+     *
+     * @param sender                the From address, lower case
+     * @param authenticationResults the topmost run of {@code Authentication-Results} headers, top first
+     */
+    record Opened(MimeMessage message, String sender, List<String> authenticationResults) {
+
+        /** Parses the body: the text of the mail and its attachments. */
+        InboundMail read() throws IntakeRefusal {
+            try {
+                Texts texts = new Texts();
+                collect(message, texts, true);
+                String text = texts.joined();
+                boolean truncated = text.length() > MAX_DOCUMENT_CHARS;
+                if (truncated) {
+                    text = cut(text);
+                }
+                return new InboundMail(sender, message.getMessageID(),
+                        message.getSubject() == null ? "" : message.getSubject(),
+                        message.getHeader("References", " "), authenticationResults, text,
+                        List.copyOf(texts.sources), truncated, automatic(message));
+            } catch (MessagingException | IOException e) {
+                throw IntakeRefusal.unreadable("The mail could not be read: " + e.getMessage());
+            }
         }
     }
 
@@ -123,13 +165,31 @@ final class MailReader {
         }
     }
 
-    /** HTML as text: block ends become line ends, tags go, the common entities are decoded. */
-    private static String htmlText(String html) {
-        return html.replaceAll("(?is)<(script|style)[^>]*>.*?</\\1>", "")
-                .replaceAll("(?i)<br\\s*/?>|</(p|div|li|tr|h[1-6])>", "\n")
-                .replaceAll("<[^>]+>", "")
-                .replace("&nbsp;", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
-                .replace("&#39;", "'").replace("&amp;", "&");
+    /**
+     * HTML as text: the ends of paragraphs, list items, table rows, divisions and headings and each {@code <br>}
+     * become line ends, tags and scripts and styles go, entities are decoded. jsoup parses in one pass whatever the
+     * HTML is (unclosed tags, huge attributes), so the sender's HTML cannot make this slow.
+     */
+    static String htmlText(String html) {
+        StringBuilder text = new StringBuilder(html.length() / 2);
+        NodeTraversor.traverse(new NodeVisitor() {
+            @Override
+            public void head(Node node, int depth) {
+                if (node instanceof TextNode textNode) {
+                    text.append(textNode.getWholeText());
+                } else if (node instanceof Element element && element.nameIs("br")) {
+                    text.append('\n');
+                }
+            }
+
+            @Override
+            public void tail(Node node, int depth) {
+                if (node instanceof Element element && LINE_ENDS.contains(element.normalName())) {
+                    text.append('\n');
+                }
+            }
+        }, Jsoup.parse(html).body());
+        return text.toString().replace('\u00A0', ' ');
     }
 
     private static void append(StringBuilder into, String text) {
@@ -152,9 +212,23 @@ final class MailReader {
         return lineEnd > 0 ? head.substring(0, lineEnd) : head;
     }
 
-    private static List<String> headers(MimeMessage message, String name) throws MessagingException {
-        String[] values = message.getHeader(name);
-        return values == null ? List.of() : List.of(values);
+    /**
+     * The topmost run of {@code Authentication-Results} headers: from the first one down to the first header of
+     * another name. A relay adds its own on top of the mail (RFC 8601, section 5); any further down were written
+     * before it, by whoever sent the mail.
+     */
+    private static List<String> topmostAuthenticationResults(MimeMessage message) throws MessagingException {
+        List<String> run = new ArrayList<>();
+        Enumeration<Header> headers = message.getAllHeaders();
+        while (headers.hasMoreElements()) {
+            Header header = headers.nextElement();
+            if (header.getName().equalsIgnoreCase("Authentication-Results")) {
+                run.add(header.getValue());
+            } else if (!run.isEmpty()) {
+                break;
+            }
+        }
+        return List.copyOf(run);
     }
 
     private static boolean automatic(MimeMessage message) throws MessagingException {

@@ -8,9 +8,16 @@ import java.util.TreeMap;
 
 /**
  * Reads the {@code Authentication-Results} headers (RFC 8601) that the trusted relay added, and decides whether the
- * sender in {@code From} is authentic: DMARC passed for the From domain, or SPF and DKIM both passed for domains
- * aligned with it. Headers from any other authserv-id are ignored: anybody can write one into a mail, and the trusted
- * relay removes copies of its own id that arrive from outside (RFC 8601, section 5).
+ * sender in {@code From} is authentic: DMARC passed for the From domain ({@code header.from} must name it), or SPF
+ * and DKIM both passed for domains aligned with it.
+ *
+ * <p>Only the relay's own results count. A relay adds its header on top of the mail, above everything the sender
+ * wrote (RFC 8601, section 5), so the results read are the topmost run of {@code Authentication-Results} headers
+ * (see {@link MailReader}) that carry the trusted authserv-id, up to the first header of another authserv-id. A
+ * header further down, even one with the trusted id, is the sender's own text. Mail that did not come from a trusted
+ * relay's connection is checked with no headers at all.
+ *
+ * <p>The reasons never name the trusted authserv-id: a refusal goes back to whoever sent the mail.
  */
 final class SenderAuthentication {
 
@@ -29,16 +36,25 @@ final class SenderAuthentication {
     private SenderAuthentication() {
     }
 
-    static Verdict check(List<String> headers, String trustedAuthservId, String fromDomain) {
+    static final String NO_RESULTS = "the mail has no Authentication-Results from the trusted relay";
+
+    /**
+     * @param topmost the topmost run of {@code Authentication-Results} headers, top first; empty for mail from a
+     *                connection that is not a trusted relay
+     */
+    static Verdict check(List<String> topmost, String trustedAuthservId, String fromDomain) {
         List<Result> results = new ArrayList<>();
-        for (String header : headers) {
+        for (String header : topmost) {
+            if (!authservId(header).equalsIgnoreCase(trustedAuthservId)) {
+                break; // below another relay's header: not added by the trusted relay
+            }
             results.addAll(parse(header, trustedAuthservId));
         }
         if (results.isEmpty()) {
-            return new Verdict(false, "the mail has no Authentication-Results from " + trustedAuthservId);
+            return new Verdict(false, NO_RESULTS);
         }
         boolean dmarc = results.stream().anyMatch(r -> r.method().equals("dmarc") && r.result().equals("pass")
-                && (r.property("header.from") == null || r.property("header.from").equalsIgnoreCase(fromDomain)));
+                && r.property("header.from") != null && r.property("header.from").equalsIgnoreCase(fromDomain));
         if (dmarc) {
             return new Verdict(true, "dmarc=pass");
         }
@@ -54,14 +70,18 @@ final class SenderAuthentication {
                 + " (" + summary(results) + ")");
     }
 
+    /** The authserv-id a header starts with, or an empty string. */
+    static String authservId(String header) {
+        String[] id = clean(header).split(";")[0].strip().split(" ");
+        return id.length == 0 ? "" : id[0];
+    }
+
     /** The results of one header, or none when it is not from {@code trustedAuthservId}. */
     static List<Result> parse(String header, String trustedAuthservId) {
-        String text = header.replaceAll("\\([^)]*\\)", " ").replaceAll("\\s+", " ").strip();
-        String[] parts = text.split(";");
-        String[] id = parts[0].strip().split(" ");
-        if (id.length == 0 || !id[0].equalsIgnoreCase(trustedAuthservId)) {
+        if (!authservId(header).equalsIgnoreCase(trustedAuthservId)) {
             return List.of();
         }
+        String[] parts = clean(header).split(";");
         List<Result> results = new ArrayList<>();
         for (int i = 1; i < parts.length; i++) {
             String[] tokens = parts[i].strip().split(" ");
@@ -82,6 +102,36 @@ final class SenderAuthentication {
             results.add(new Result(method, result, properties));
         }
         return results;
+    }
+
+    /**
+     * The header without its comments (nested ones included, RFC 5322) and with single spaces, in one pass: the
+     * header is the sender's text, so nothing here may take more than linear time on it.
+     */
+    private static String clean(String header) {
+        StringBuilder text = new StringBuilder(header.length());
+        int depth = 0;
+        boolean space = false;
+        for (int i = 0; i < header.length(); i++) {
+            char c = header.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')' && depth > 0) {
+                depth--;
+                space = true;
+            } else if (depth == 0) {
+                if (Character.isWhitespace(c)) {
+                    space = true;
+                } else {
+                    if (space && !text.isEmpty()) {
+                        text.append(' ');
+                    }
+                    space = false;
+                    text.append(c);
+                }
+            }
+        }
+        return text.toString();
     }
 
     private static String summary(List<Result> results) {

@@ -2,7 +2,11 @@ package io.orderflow.gateway.intake;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.subethamail.smtp.MessageContext;
@@ -13,22 +17,38 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * The SMTP listener a mail relay delivers to ({@code INTAKE_SMTP_PORT}; none when unset). Each mail transaction is
- * one {@link Transaction}: an unknown mailbox is refused at {@code RCPT}, everything else at the end of {@code DATA},
- * where the sender learns the order id in the 250 answer, or why nothing was started in the 4xx/5xx one.
+ * The SMTP listener a mail relay delivers to ({@code INTAKE_SMTP_PORT}; none when unset), on {@code INTAKE_SMTP_HOST}
+ * (every interface when unset). Each mail transaction is one {@link Transaction}: an unknown mailbox is refused at
+ * {@code RCPT}, everything else at the end of {@code DATA}, where the sender learns the order id in the 250 answer,
+ * or why nothing was started in the 4xx/5xx one.
+ *
+ * <p>Anybody who reaches the port may connect; what a connection may claim depends on where it comes from: only mail
+ * from an address in {@code INTAKE_TRUSTED_RELAYS} has its {@code Authentication-Results} read ({@link TrustedRelays}).
  */
 @Component
 public class SmtpListener implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(SmtpListener.class);
 
+    /**
+     * How long a connection may be silent before it is closed. RFC 5321 (4.5.3.2.7) asks a server to wait five
+     * minutes; a relay that holds a connection open and says nothing for a minute is gone or hostile.
+     */
+    static final int IDLE_TIMEOUT_SECONDS = 60;
+    /** Sessions at once: each has a thread and may hold up to {@code INTAKE_MAX_MESSAGE_BYTES} in memory. */
+    static final int MAX_CONNECTIONS = 32;
+    /** {@code RCPT} commands per mail; one intake mailbox per mail, a few repeats of it are harmless. */
+    static final int MAX_RECIPIENTS = 10;
+
     private final IntakeProperties settings;
     private final MailIntake intake;
+    private final TrustedRelays trustedRelays;
     private volatile SMTPServer server;
 
     public SmtpListener(IntakeProperties settings, MailIntake intake) {
         this.settings = settings;
         this.intake = intake;
+        this.trustedRelays = TrustedRelays.parse(settings.trustedRelays());
     }
 
     /** The port the listener accepts mail on, once started. */
@@ -45,13 +65,21 @@ public class SmtpListener implements SmartLifecycle {
             return;
         }
         server = SMTPServer.port(port.get())
+                .bindAddress(bindAddress())
                 .softwareName("orderflow email intake")
                 .maxMessageSize(settings.maxMessageBytes())
+                .connectionTimeout(IDLE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .maxConnections(MAX_CONNECTIONS)
+                .maxRecipients(MAX_RECIPIENTS)
                 .messageHandlerFactory(Transaction::new)
                 .build();
         server.start();
-        log.info("Email intake listening for SMTP on port {}: {}", server.getPortAllocated(),
-                intake.describeMailboxes());
+        log.info("Email intake listening for SMTP on {}:{}: {}", settings.smtpHost() == null ? "*"
+                : settings.smtpHost(), server.getPortAllocated(), intake.describeMailboxes());
+        if (settings.requireAuth() && trustedRelays.isEmpty()) {
+            log.warn("Email intake: INTAKE_TRUSTED_RELAYS is empty, so no mail passes sender authentication; "
+                    + "set it to the relay's address, or INTAKE_REQUIRE_AUTH=false");
+        }
     }
 
     @Override
@@ -68,6 +96,17 @@ public class SmtpListener implements SmartLifecycle {
         return server != null;
     }
 
+    private Optional<InetAddress> bindAddress() {
+        if (settings.smtpHost() == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(InetAddress.getByName(settings.smtpHost()));
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("INTAKE_SMTP_HOST: unknown host " + settings.smtpHost(), e);
+        }
+    }
+
     /** After the flow catalog, the customer directory and the command bus (phase 0) are up. */
     @Override
     public int getPhase() {
@@ -77,10 +116,14 @@ public class SmtpListener implements SmartLifecycle {
     /** One mail transaction: {@code MAIL FROM}, {@code RCPT TO}, {@code DATA}. */
     private final class Transaction implements MessageHandler {
 
+        private final SocketAddress remote;
+        private final boolean fromTrustedRelay;
         private String envelopeSender;
         private String recipient;
 
         Transaction(MessageContext context) {
+            remote = context.getRemoteAddress();
+            fromTrustedRelay = trustedRelays.trusts(remote);
         }
 
         @Override
@@ -112,12 +155,14 @@ public class SmtpListener implements SmartLifecycle {
                 if (raw.length > settings.maxMessageBytes()) {
                     throw IntakeRefusal.tooLarge(settings.maxMessageBytes());
                 }
-                MailIntake.Accepted accepted = intake.accept(recipient, raw, !envelopeSender.isEmpty());
+                MailIntake.Accepted accepted = intake.accept(recipient, raw, !envelopeSender.isEmpty(),
+                        fromTrustedRelay);
                 return accepted.replayed()
                         ? "2.0.0 Already received as order " + accepted.orderId() + "; nothing new was started"
                         : "2.0.0 Accepted: order " + accepted.orderId();
             } catch (IntakeRefusal refusal) {
-                log.info("Refused a mail from {} to {}: {} {}", envelopeSender, recipient, refusal.code(),
+                log.info("Refused a mail from {} to {} (connection from {}, {}): {} {}", envelopeSender, recipient,
+                        remote, fromTrustedRelay ? "a trusted relay" : "not a trusted relay", refusal.code(),
                         refusal.getMessage());
                 throw reject(refusal);
             }

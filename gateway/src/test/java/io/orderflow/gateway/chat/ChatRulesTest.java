@@ -77,6 +77,19 @@ class ChatRulesTest {
                 "I prepared a proposal."));
     }
 
+    // ---- deliver_event acts only for a message that names the event ------------------------------------------------
+
+    @Test
+    void a_message_names_an_event_only_as_a_whole_name_in_any_case() {
+        assertThat(ChatTools.names("please deliver payment.received.", "payment.received")).isTrue();
+        assertThat(ChatTools.names("Deliver PAYMENT.RECEIVED now", "payment.received")).isTrue();
+        assertThat(ChatTools.names("(payment.received)", "payment.received")).isTrue();
+        assertThat(ChatTools.names("what is the status?", "payment.received")).isFalse();
+        assertThat(ChatTools.names("deliver payment.received_late", "payment.received")).isFalse();
+        assertThat(ChatTools.names("deliver payment.received.twice", "payment.received")).isFalse();
+        assertThat(ChatTools.names("deliver xpayment.received", "payment.received")).isFalse();
+    }
+
     // ---- rules 1 and 3 ------------------------------------------------------------------------------------------------
 
     @Test

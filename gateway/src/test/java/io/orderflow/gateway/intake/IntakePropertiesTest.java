@@ -3,6 +3,8 @@ package io.orderflow.gateway.intake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -10,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class IntakePropertiesTest {
 
     private static IntakeProperties of(String mailboxes, String allowlist) {
-        return new IntakeProperties(mailboxes, null, null, allowlist, null, null, null, null, null, null, null, null);
+        return new IntakeProperties(mailboxes, null, null, allowlist, null, null, null, null, null, null, null, null,
+                null, null);
     }
 
     @Test
@@ -40,6 +43,24 @@ class IntakePropertiesTest {
         assertThat(settings.reply()).isTrue();
         assertThat(settings.listenerPort()).isEmpty();
         assertThat(settings.trustedAuthservId()).isEqualTo("mx.orderflow.local");
+    }
+
+    @Test
+    void trusted_relays_are_addresses_or_cidrs_and_anything_else_fails_at_start() {
+        TrustedRelays relays = TrustedRelays.parse(List.of("10.0.0.0/24", "192.0.2.7", "::1"));
+
+        assertThat(relays.trusts(new InetSocketAddress("10.0.0.200", 25))).isTrue();
+        assertThat(relays.trusts(new InetSocketAddress("10.0.1.1", 25))).isFalse();
+        assertThat(relays.trusts(new InetSocketAddress("192.0.2.7", 25))).isTrue();
+        assertThat(relays.trusts(new InetSocketAddress("192.0.2.8", 25))).isFalse();
+        assertThat(relays.trusts(new InetSocketAddress("::1", 25))).isTrue();
+        assertThat(TrustedRelays.parse(List.of()).trusts(new InetSocketAddress("127.0.0.1", 25))).isFalse();
+        for (String bad : List.of("mx.example.com", "10.0.0.0/33", "10.0.0", "*")) {
+            assertThatThrownBy(() -> new IntakeProperties(null, null, null, null, null, null, List.of(bad), null,
+                    null, null, null, null, null, null)).as(bad)
+                    .hasMessage("INTAKE_TRUSTED_RELAYS: " + bad
+                            + " is not an IP address or a CIDR such as 10.0.0.0/24");
+        }
     }
 
     @Test

@@ -41,10 +41,13 @@ import org.springframework.test.context.DynamicPropertySource;
  * the gateway sends start commands on the real broker, and its acknowledgement replies go through a real SMTP relay
  * (GreenMail). What is asserted is what a sender or an operator would see: the SMTP answer, the order that was
  * started (flow, customer, text, origin), and the reply in the sender's mailbox.
+ *
+ * <p>The trusted relay is 127.0.0.1 ({@code INTAKE_TRUSTED_RELAYS}); a client connecting from 127.0.0.2 is anybody
+ * else who reaches the port.
  */
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"spring.config.name=gateway", "orderflow.gateway.reply-timeout=5s",
-                "orderflow.intake.smtp-port=0",
+                "orderflow.intake.smtp-port=0", "orderflow.intake.trusted-relays=127.0.0.1",
                 "orderflow.intake.allowlist=partner@outside.example, @friends.example",
                 "orderflow.intake.max-message-bytes=20000",
                 "orderflow.intake.public-base-url=https://orders.example.com/",
@@ -55,6 +58,8 @@ class IntakeSmtpTest {
     static final MailProcessorFake PROCESSOR;
     static final GreenMail RELAY = new GreenMail(ServerSetupTest.SMTP.dynamicPort());
     static final String DMARC_PASS = "mx.orderflow.local; dmarc=pass header.from=";
+    static final String TRUSTED_AUTHSERV_ID = "mx.orderflow.local";
+    static final String STRANGER = "127.0.0.2";
 
     static {
         // b2b_order exactly as the gateway's other integration tests publish it, so the shared topic does not change
@@ -156,8 +161,9 @@ class IntakeSmtpTest {
             SPF and DKIM pass, not aligned      | mx.orderflow.local; spf=pass smtp.mailfrom=mailer.example; dkim=pass header.d=mailer.example                | 550 | did not both pass aligned with acme.example
             DMARC fail                          | mx.orderflow.local; dmarc=fail header.from=acme.example                                                   | 550 | dmarc=fail
             DMARC pass for another domain       | mx.orderflow.local; dmarc=pass header.from=mailer.example                                                 | 550 | DMARC did not pass
-            DMARC pass from an untrusted relay  | mx.evil.example; dmarc=pass header.from=acme.example                                                      | 550 | the mail has no Authentication-Results from mx.orderflow.local
-            no Authentication-Results           |                                                                                                           | 550 | the mail has no Authentication-Results from mx.orderflow.local
+            DMARC pass without header.from      | mx.orderflow.local; dmarc=pass | 550 | DMARC did not pass
+            another authserv-id | mx.evil.example; dmarc=pass header.from=acme.example | 550 | from the trusted relay
+            no Authentication-Results           | | 550 | no Authentication-Results from the trusted relay
             """)
     void only_mail_the_trusted_relay_authenticated_starts_an_order(String name, String results, int code,
                                                                     String reason) {
@@ -170,9 +176,78 @@ class IntakeSmtpTest {
             assertThat(started(messageId).input().get("customerId").asString()).isEqualTo("acme_gmbh");
         } else {
             assertThat(answer.text()).contains("5.7.1 Sender authentication failed for buyer@acme.example: ")
-                    .contains(reason);
+                    .contains(reason)
+                    .doesNotContain(TRUSTED_AUTHSERV_ID);
             assertNothingStarted(messageId);
         }
+    }
+
+    @Test
+    void authentication_results_on_a_mail_from_a_connection_that_is_not_a_trusted_relay_are_not_believed() {
+        String direct = messageId();
+        String relayed = messageId();
+        String results = DMARC_PASS + "acme.example";
+
+        SmtpClient.Answer forged = SmtpClient.send(port(), "orders@orderflow.example",
+                mail("buyer@acme.example", direct, results, "3 x WIDGET-1\n"), STRANGER);
+        SmtpClient.Answer fromRelay = SmtpClient.send(port(), "orders@orderflow.example",
+                mail("buyer@acme.example", relayed, results, "3 x WIDGET-1\n"), "127.0.0.1");
+
+        assertThat(forged.code()).isEqualTo(550);
+        assertThat(forged.text()).isEqualTo("550 5.7.1 Sender authentication failed for buyer@acme.example: "
+                + "the mail has no Authentication-Results from the trusted relay");
+        assertNothingStarted(direct);
+        assertThat(fromRelay.code()).isEqualTo(250);
+        assertThat(started(relayed).input().get("customerId").asString()).isEqualTo("acme_gmbh");
+    }
+
+    @Test
+    void only_the_relays_own_header_on_top_counts_and_a_forged_one_further_down_is_not_read() {
+        String forgedBelow = messageId();
+        String forgedBelowForeign = messageId();
+        // The relay adds its header on top, then its Received; what follows is what the sender wrote.
+        String relayFail = "mx.orderflow.local; dmarc=fail header.from=acme.example\r\n"
+                + "Received: from mail.attacker.example by mx.orderflow.local; Mon, 23 Nov 2026 10:00:00 +0000\r\n"
+                + "Authentication-Results: mx.orderflow.local; dmarc=pass header.from=acme.example";
+        String foreignOnTop = "mx.upstream.example; dmarc=none\r\n"
+                + "Authentication-Results: mx.orderflow.local; dmarc=pass header.from=acme.example";
+
+        SmtpClient.Answer below = send("orders@orderflow.example",
+                mail("buyer@acme.example", forgedBelow, relayFail, "3 x WIDGET-1\n"));
+        SmtpClient.Answer underForeign = send("orders@orderflow.example",
+                mail("buyer@acme.example", forgedBelowForeign, foreignOnTop, "3 x WIDGET-1\n"));
+
+        assertThat(below.code()).isEqualTo(550);
+        assertThat(below.text()).contains("5.7.1 Sender authentication failed").contains("dmarc=fail")
+                .doesNotContain(TRUSTED_AUTHSERV_ID);
+        assertThat(underForeign.code()).isEqualTo(550);
+        assertThat(underForeign.text()).contains("the mail has no Authentication-Results from the trusted relay")
+                .doesNotContain(TRUSTED_AUTHSERV_ID);
+        assertNothingStarted(forgedBelow);
+        assertNothingStarted(forgedBelowForeign);
+    }
+
+    @Test
+    void the_body_of_a_refused_mail_is_never_parsed_and_a_pdf_in_it_is_not_opened() {
+        String fromStranger = messageId();
+        String notAllowed = messageId();
+        String passing = messageId();
+
+        SmtpClient.Answer stranger = SmtpClient.send(port(), "orders@orderflow.example",
+                withBrokenPdf("buyer@acme.example", fromStranger, DMARC_PASS + "acme.example"), STRANGER);
+        SmtpClient.Answer outsider = send("orders@orderflow.example",
+                withBrokenPdf("nobody@outside.example", notAllowed, DMARC_PASS + "outside.example"));
+        SmtpClient.Answer customer = send("orders@orderflow.example",
+                withBrokenPdf("buyer@acme.example", passing, DMARC_PASS + "acme.example"));
+
+        // Parsing the PDF fails, so a refusal that is not about the PDF was made before it was opened.
+        assertThat(customer.text()).as("the PDF is opened for a sender who passed")
+                .startsWith("550 5.6.0 The mail could not be read");
+        assertThat(stranger.text()).startsWith("550 5.7.1 Sender authentication failed for buyer@acme.example");
+        assertThat(outsider.text()).startsWith("550 5.7.1 nobody@outside.example is not allowed");
+        assertNothingStarted(fromStranger);
+        assertNothingStarted(notAllowed);
+        assertNothingStarted(passing);
     }
 
     @Test
@@ -331,6 +406,32 @@ class IntakeSmtpTest {
     }
 
     // ---- helpers -------------------------------------------------------------------------------------------------
+
+    /** A mail whose attachment says it is a PDF and is not one: opening it fails. */
+    private static String withBrokenPdf(String from, String messageId, String authenticationResults) {
+        return """
+                Authentication-Results: %s\r
+                From: %s\r
+                To: orders@orderflow.example\r
+                Subject: PO 4713\r
+                Message-ID: %s\r
+                MIME-Version: 1.0\r
+                Content-Type: multipart/mixed; boundary="b1"\r
+                \r
+                --b1\r
+                Content-Type: text/plain; charset=UTF-8\r
+                \r
+                3 x WIDGET-1\r
+                --b1\r
+                Content-Type: application/pdf; name="po.pdf"\r
+                Content-Disposition: attachment; filename="po.pdf"\r
+                Content-Transfer-Encoding: base64\r
+                \r
+                %s\r
+                --b1--\r
+                """.formatted(authenticationResults, from, messageId,
+                Base64.getMimeEncoder().encodeToString("%PDF-1.7 not really a PDF".getBytes()));
+    }
 
     private int port() {
         return listener.port().orElseThrow();

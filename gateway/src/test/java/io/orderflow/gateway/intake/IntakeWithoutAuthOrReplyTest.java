@@ -1,11 +1,14 @@
 package io.orderflow.gateway.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.orderflow.gateway.GatewayApplication;
+import java.net.ConnectException;
+import java.net.Socket;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -17,11 +20,12 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * {@code INTAKE_REQUIRE_AUTH='false'} and {@code INTAKE_REPLY='false'}: a customer's mail without any authentication
  * result starts its order, and nobody gets a reply. (The flows come from {@link IntakeSmtpTest}'s class set-up.)
+ * The listener binds {@code INTAKE_SMTP_HOST=127.0.0.1} here.
  */
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
         properties = {"spring.config.name=gateway", "orderflow.gateway.reply-timeout=5s",
                 "orderflow.intake.smtp-port=0", "orderflow.intake.require-auth=false",
-                "orderflow.intake.reply=false"})
+                "orderflow.intake.reply=false", "orderflow.intake.smtp-host=127.0.0.1"})
 class IntakeWithoutAuthOrReplyTest {
 
     static final String BOOTSTRAP = IntakeSmtpTest.BOOTSTRAP;
@@ -61,6 +65,16 @@ class IntakeWithoutAuthOrReplyTest {
         // With replies on, the relay has the reply within a second (IntakeSmtpTest); here it stays empty.
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
                 .until(() -> RELAY.getReceivedMessages().length == 0);
+    }
+
+    @Test
+    void the_listener_accepts_connections_only_on_the_address_it_binds() throws Exception {
+        int port = listener.port().orElseThrow();
+
+        assertThatThrownBy(() -> new Socket("127.0.0.2", port).close()).isInstanceOf(ConnectException.class);
+        try (Socket bound = new Socket("127.0.0.1", port)) {
+            assertThat(bound.isConnected()).isTrue();
+        }
     }
 
     @Test

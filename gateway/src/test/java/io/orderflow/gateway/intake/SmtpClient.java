@@ -29,11 +29,20 @@ final class SmtpClient {
     private SmtpClient() {
     }
 
-    /** Sends a raw RFC 5322 message (CRLF or LF line ends) to {@code recipient}. */
+    /** Sends a raw RFC 5322 message (CRLF or LF line ends) to {@code recipient}, connecting from 127.0.0.1. */
     static Answer send(int port, String recipient, String rawMessage) {
+        return send(port, recipient, rawMessage, "127.0.0.1");
+    }
+
+    /**
+     * As {@link #send(int, String, String)}, connecting from {@code localAddress}: any 127.x.y.z address reaches the
+     * listener over loopback, so one test can be a trusted relay (127.0.0.1) and a stranger (127.0.0.2).
+     */
+    static Answer send(int port, String recipient, String rawMessage, String localAddress) {
         Properties props = new Properties();
         props.put("mail.smtp.host", "127.0.0.1");
         props.put("mail.smtp.port", String.valueOf(port));
+        props.put("mail.smtp.localaddress", localAddress);
         props.put("mail.smtp.timeout", "30000");
         Session session = Session.getInstance(props);
         try {

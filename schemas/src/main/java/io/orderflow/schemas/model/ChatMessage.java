@@ -10,7 +10,8 @@ import tools.jackson.databind.JsonNode;
  * @param at       epoch milliseconds; the agent stamps the time it appended the message
  * @param role     {@code user}, {@code assistant} or {@code tool}
  * @param text     what the message says
- * @param by       a user message: the identity of the person (or token) who wrote it
+ * @param by       a user message: the identity of the person (or token) who wrote it; a tool message: the identity
+ *                 of the person whose message the tool ran for
  * @param tool     a tool message: the tool that ran ({@code get_state}, {@code approve}, ...)
  * @param args     a tool message: the arguments it ran with
  * @param proposal a tool message of {@code approve}, {@code reject} or {@code cancel}: what a person may confirm
