@@ -1,29 +1,26 @@
-package io.orderflow.gateway.socket;
+package io.orderflow.gateway.auth;
 
 import java.net.URI;
 import java.util.List;
 import java.util.Locale;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
- * Cross-site WebSocket hijacking guard on the socket's upgrade: a browser always sends {@code Origin}, so an upgrade
- * whose {@code Origin} is present and names neither the request's own host nor an allowed origin is refused. No
- * {@code Origin} (a non-browser client) passes: such a client carries its own credentials, no ambient cookie.
+ * Whether a browser's {@code Origin} may act on this gateway: the gateway's own origin, or one of
+ * {@code ALLOWED_ORIGINS} ({@code *} allows any). The own origin is the scheme, host and port of the request's URI,
+ * which behind a trusted proxy are the forwarded ones ({@link TrustedProxies}): the origin the browser used, not the
+ * proxy's hop to the gateway.
  */
-final class OriginCheck {
+public final class OriginCheck {
 
     private final List<String> allowed;
 
-    OriginCheck(SocketProperties settings) {
-        this.allowed = settings.allowedOrigins().stream().map(OriginCheck::normalized).toList();
+    public OriginCheck(List<String> allowedOrigins) {
+        this.allowed = allowedOrigins.stream().map(OriginCheck::normalized).toList();
     }
 
-    boolean allows(ServerHttpRequest request) {
-        String origin = request.getHeaders().getFirst(HttpHeaders.ORIGIN);
-        if (origin == null) {
-            return true;
-        }
+    /** Whether {@code origin} (an {@code Origin} header's value) is this gateway's or an allowed one. */
+    public boolean allows(String origin, ServerHttpRequest request) {
         if (allowed.contains("*") || allowed.contains(normalized(origin))) {
             return true;
         }
@@ -36,24 +33,18 @@ final class OriginCheck {
         if (from.getHost() == null || from.getScheme() == null) {
             return false; // "null" (a sandboxed page or file) and other opaque origins
         }
-        String host = request.getHeaders().getFirst(HttpHeaders.HOST);
-        URI own = request.getURI();
-        String scheme = own.getScheme() == null ? "http" : own.getScheme();
-        URI self;
-        try {
-            self = URI.create(scheme + "://" + (host != null ? host : own.getRawAuthority()));
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-        return from.getHost().equalsIgnoreCase(String.valueOf(self.getHost()))
-                && port(from) == port(self);
+        URI self = request.getURI();
+        String scheme = self.getScheme() == null ? "http" : self.getScheme();
+        return from.getScheme().equalsIgnoreCase(scheme)
+                && from.getHost().equalsIgnoreCase(String.valueOf(self.getHost()))
+                && port(from.getScheme(), from.getPort()) == port(scheme, self.getPort());
     }
 
-    private static int port(URI uri) {
-        if (uri.getPort() != -1) {
-            return uri.getPort();
+    private static int port(String scheme, int port) {
+        if (port != -1) {
+            return port;
         }
-        return switch (uri.getScheme().toLowerCase(Locale.ROOT)) {
+        return switch (scheme.toLowerCase(Locale.ROOT)) {
             case "https", "wss" -> 443;
             default -> 80;
         };
