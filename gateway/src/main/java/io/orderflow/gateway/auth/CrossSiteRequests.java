@@ -18,8 +18,8 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Cross-site request forgery guard of every request that changes state ({@code POST}, {@code PUT}, {@code PATCH},
- * {@code DELETE}), ahead of authentication. {@code SameSite=Lax} keeps the session cookie off requests from other
+ * Cross-site request forgery guard of every request to a route of {@link RouteRules} that changes state
+ * ({@code POST}, {@code PUT}, {@code PATCH}, {@code DELETE}), ahead of authentication. {@code SameSite=Lax} keeps the session cookie off requests from other
  * sites, but not off those from a sibling origin of the same site ({@code https://blog.example.com} posting to
  * {@code https://ops.example.com}), so:
  *
@@ -29,7 +29,7 @@ import reactor.core.publisher.Mono;
  *   in {@code ALLOWED_ORIGINS} ({@link OriginCheck}); without {@code Origin}, {@code Sec-Fetch-Site} must be
  *   {@code same-origin}; with neither, the request must not carry the session cookie (a non-browser client without
  *   ambient credentials). Otherwise 403.</li>
- *   <li>A body sent to the API must be declared {@code application/json} (any parameters, such as a charset):
+ *   <li>A body sent to such a route must be declared {@code application/json} (any parameters, such as a charset):
  *   another content type, or a body with none, is 415. A form can post {@code text/plain} that reads as JSON;
  *   it cannot post {@code application/json} without a preflight.</li>
  * </ol>
@@ -51,13 +51,14 @@ public class CrossSiteRequests implements WebFilter {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
-        if (!CHANGING.contains(request.getMethod())) {
+        // a route of the table only: an unknown route stays 404, a method it does not have 405
+        if (!CHANGING.contains(request.getMethod()) || RouteRules.of(request).isEmpty()) {
             return chain.filter(exchange);
         }
         if (!bearer(request) && !fromOwnOrigin(request)) {
             return Mono.error(ApiException.forbidden(refusal(request)));
         }
-        if (request.getPath().pathWithinApplication().value().startsWith("/api/") && !json(request)) {
+        if (!json(request)) {
             return Mono.error(ApiException.unsupportedMediaType());
         }
         return chain.filter(exchange);
