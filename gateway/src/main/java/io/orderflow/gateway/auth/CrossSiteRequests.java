@@ -19,9 +19,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Cross-site request forgery guard of every request to a route of {@link RouteRules} that changes state
- * ({@code POST}, {@code PUT}, {@code PATCH}, {@code DELETE}), ahead of authentication. {@code SameSite=Lax} keeps the session cookie off requests from other
- * sites, but not off those from a sibling origin of the same site ({@code https://blog.example.com} posting to
- * {@code https://ops.example.com}), so:
+ * ({@code POST}, {@code PUT}, {@code PATCH}, {@code DELETE}), ahead of authentication. {@code SameSite=Lax} keeps
+ * the session cookie off requests from other sites, but not off those from a sibling origin of the same site
+ * ({@code https://blog.example.com} posting to {@code https://ops.example.com}), so:
  *
  * <ol>
  *   <li>Without an {@code Authorization: Bearer} header (a cross-origin page cannot add one without a CORS
