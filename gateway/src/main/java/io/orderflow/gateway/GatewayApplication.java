@@ -5,6 +5,7 @@ import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import io.orderflow.internal.InternalToken;
 import io.orderflow.kafka.KafkaSettings;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -13,7 +14,7 @@ import org.springframework.context.annotation.Bean;
 /** The HTTP surface of the order workflow service. Its settings live in {@code gateway.yaml}. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
-@EnableConfigurationProperties(KafkaSettings.class)
+@EnableConfigurationProperties({KafkaSettings.class, InternalToken.class})
 public class GatewayApplication {
 
     public static void main(String[] args) {

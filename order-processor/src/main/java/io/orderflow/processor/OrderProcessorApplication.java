@@ -1,14 +1,20 @@
 package io.orderflow.processor;
 
+import io.orderflow.internal.InternalApiGuard;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.annotation.Import;
 
 import java.util.Map;
 
-/** The order's agent: a Kafka Streams application plus its internal query API. Settings: {@code order-processor.yaml}. */
+/**
+ * The order's agent: a Kafka Streams application plus its internal query API, guarded by {@link InternalApiGuard}.
+ * Settings: {@code order-processor.yaml}.
+ */
 @SpringBootApplication
 @ConfigurationPropertiesScan
+@Import(InternalApiGuard.class)
 public class OrderProcessorApplication {
 
     public static void main(String[] args) {

@@ -56,7 +56,7 @@ import static org.awaitility.Awaitility.await;
  * The processor as a Spring Boot app on a real broker: a start command is answered 201 on {@code command-replies},
  * a start task goes to {@code node-tasks}, and the internal API answers the live state. With a second instance in
  * the group, a read for an order owned by the other instance is forwarded and answered, and the list is gathered
- * from both.
+ * from both. The instances run with {@code INTERNAL_TOKEN}: a read without it is 401, and a forwarded read carries it.
  */
 class ProcessorOnBrokerTest {
 
@@ -70,6 +70,7 @@ class ProcessorOnBrokerTest {
                     List.of(new EdgeDefinition("e1", "price", "end", null))));
 
     private static final HttpClient http = HttpClient.newHttpClient();
+    private static final String INTERNAL_TOKEN = "it-internal-token-" + UUID.randomUUID();
     private static String bootstrap;
     private static String applicationId;
     private static final List<ConfigurableApplicationContext> instances = new ArrayList<>();
@@ -102,7 +103,8 @@ class ProcessorOnBrokerTest {
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
                 "--orderflow.data-dir=" + TestKafka.uniqueStateDir("processor-data"),
                 "--orderflow.streams.application-id=" + applicationId,
-                "--orderflow.streams.advertised-host=127.0.0.1");
+                "--orderflow.streams.advertised-host=127.0.0.1",
+                "--orderflow.internal.token=" + INTERNAL_TOKEN);
         instances.add(context);
         return context;
     }
@@ -116,8 +118,16 @@ class ProcessorOnBrokerTest {
     }
 
     private static HttpResponse<String> get(ConfigurableApplicationContext instance, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(instance) + path)).build(),
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        return get(instance, path, INTERNAL_TOKEN);
+    }
+
+    private static HttpResponse<String> get(ConfigurableApplicationContext instance, String path, String token)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(instance) + path));
+        if (token != null) {
+            request.header("X-Internal-Token", token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     /** Order ids that land on each of the three partitions, so a second instance owns some of them. */
@@ -182,6 +192,13 @@ class ProcessorOnBrokerTest {
         // the stored state keeps a reference to the pinned flow; the read shows its whole graph
         assertThat(Json.MAPPER.treeToValue(state.get("flow"), FlowVersion.class)).isEqualTo(FLOW);
         assertThat(get(first, "/internal/orders/ord_unknown").statusCode()).isEqualTo(404);
+        // the internal API needs the token
+        for (String token : new String[] {null, "wrong", INTERNAL_TOKEN + "x"}) {
+            HttpResponse<String> refused = get(first, "/internal/orders/" + orderIds.getFirst(), token);
+            assertThat(refused.statusCode()).as(token).isEqualTo(401);
+            assertThat(Json.MAPPER.readTree(refused.body()).get("error").asString()).contains("X-Internal-Token");
+        }
+        assertThat(get(first, "/internal/orders", null).statusCode()).isEqualTo(401);
 
         // and an approval wait reported by the run shows in the approvals inbox
         try (var reports = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),

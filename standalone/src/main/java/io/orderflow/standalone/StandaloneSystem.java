@@ -41,6 +41,12 @@ public final class StandaloneSystem implements AutoCloseable {
             + "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
             + "org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration,"
             + "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration";
+    /**
+     * The internal APIs of the processor and the dispatcher listen on loopback only: the gateway, in this JVM, is their
+     * one caller. Only the gateway's HTTP port and the mail intake's SMTP port face the network (the in-process
+     * broker listens on loopback too).
+     */
+    private static final String LOOPBACK_ONLY = "--server.address=127.0.0.1";
 
     private final EmbeddedKafkaBroker broker;
     private final String bootstrapServers;
@@ -92,11 +98,12 @@ public final class StandaloneSystem implements AutoCloseable {
         try {
             TopicProvisioner.createMissing(bootstrap, PARTITIONS, (short) 1);
             system.processorPort = system.startService("order-processor", OrderProcessorApplication.class,
-                    system.common, "--server.port=0", "--orderflow.streams.advertised-host=127.0.0.1", NO_SECURITY);
+                    system.common, "--server.port=0", LOOPBACK_ONLY, "--orderflow.streams.advertised-host=127.0.0.1",
+                    NO_SECURITY);
             system.startService("flow-runner", FlowRunnerApplication.class, system.common, NO_SECURITY);
             system.dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class,
-                    system.common, "--server.port=0", "--orderflow.dispatcher.topic-partitions=" + PARTITIONS,
-                    NO_SECURITY);
+                    system.common, "--server.port=0", LOOPBACK_ONLY,
+                    "--orderflow.dispatcher.topic-partitions=" + PARTITIONS, NO_SECURITY);
         } catch (RuntimeException e) {
             system.close();
             throw e;
@@ -144,6 +151,16 @@ public final class StandaloneSystem implements AutoCloseable {
     /** The port the gateway listens on. */
     public int gatewayPort() {
         return gatewayPort;
+    }
+
+    /** The port of the order-processor's internal query API (on loopback). */
+    public int processorPort() {
+        return processorPort;
+    }
+
+    /** The port of the webhook-dispatcher's internal subscription API (on loopback). */
+    public int dispatcherPort() {
+        return dispatcherPort;
     }
 
     /** The port the email intake's SMTP listener accepts mail on; -1 when it is off. */

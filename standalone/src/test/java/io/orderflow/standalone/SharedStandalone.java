@@ -19,6 +19,12 @@ final class SharedStandalone implements ParameterResolver {
     /** The inbound signing key the shared system runs with ({@code WEBHOOK_SECRET}). */
     static final String WEBHOOK_SECRET = "e2e-inbound-secret";
 
+    /**
+     * The shared secret of the internal APIs the shared system runs with ({@code INTERNAL_TOKEN}): every read the
+     * gateway makes of the processor's lists and the dispatcher's subscriptions carries it.
+     */
+    static final String INTERNAL_TOKEN = "e2e-internal-token";
+
     /** Where the shared system sends its email intake replies ({@code INTAKE_RELAY_PORT}); a test listens there. */
     static final int MAIL_RELAY_PORT = freePort();
 
@@ -46,6 +52,7 @@ final class SharedStandalone implements ParameterResolver {
     private static Running start() {
         // The services read settings from the environment or, as here, from system properties.
         System.setProperty("WEBHOOK_SECRET", WEBHOOK_SECRET);
+        System.setProperty("INTERNAL_TOKEN", INTERNAL_TOKEN);
         System.setProperty("INTAKE_RELAY_HOST", "127.0.0.1");
         System.setProperty("INTAKE_RELAY_PORT", String.valueOf(MAIL_RELAY_PORT));
         return new Running(StandaloneSystem.start(new StandaloneSettings(0, TestKafka.uniqueStateDir("standalone-shared"),
@@ -67,6 +74,7 @@ final class SharedStandalone implements ParameterResolver {
         public void close() {
             system.close();
             System.clearProperty("WEBHOOK_SECRET");
+            System.clearProperty("INTERNAL_TOKEN");
             System.clearProperty("INTAKE_RELAY_HOST");
             System.clearProperty("INTAKE_RELAY_PORT");
         }

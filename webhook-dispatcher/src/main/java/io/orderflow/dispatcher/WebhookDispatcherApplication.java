@@ -1,5 +1,6 @@
 package io.orderflow.dispatcher;
 
+import io.orderflow.internal.InternalApiGuard;
 import java.time.Clock;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
@@ -8,15 +9,18 @@ import io.orderflow.kafka.KafkaSettings;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * Fans {@code order-events} out to webhook subscriptions, signs and POSTs each delivery, retries through delay topics
- * and keeps delivery records. Serves the internal subscription API the gateway proxies. Settings live in
+ * and keeps delivery records. Serves the internal subscription API the gateway proxies,
+ * guarded by {@link InternalApiGuard}. Settings live in
  * {@code webhook-dispatcher.yaml}.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
 @EnableConfigurationProperties(KafkaSettings.class)
+@Import(InternalApiGuard.class)
 public class WebhookDispatcherApplication {
 
     public static void main(String[] args) {

@@ -48,6 +48,11 @@ public final class ApiException extends RuntimeException {
                 Map.of("Retry-After", Long.toString(retryAfterSeconds)));
     }
 
+    /** 415: a body that is not declared {@code application/json}. */
+    public static ApiException unsupportedMediaType() {
+        return new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, ApiError.of(ErrorResponses.NOT_JSON), Map.of());
+    }
+
     public static ApiException forbidden(String error) {
         return new ApiException(HttpStatus.FORBIDDEN, ApiError.of(error), Map.of());
     }

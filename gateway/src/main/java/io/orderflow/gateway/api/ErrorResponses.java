@@ -26,6 +26,7 @@ import reactor.core.publisher.Mono;
 public class ErrorResponses implements WebExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ErrorResponses.class);
+    static final String NOT_JSON = "Content type not supported; send application/json";
 
     @Override
     public Mono<Void> handle(ServerWebExchange exchange, Throwable ex) {
@@ -43,7 +44,7 @@ public class ErrorResponses implements WebExceptionHandler {
             HttpStatusCode code = rse.getStatusCode();
             String error = code.value() == 404 ? "Not found"
                     : code.value() == 405 ? "Method not allowed"
-                    : code.value() == 415 ? "Content type not supported; send application/json"
+                    : code.value() == 415 ? NOT_JSON
                     : rse.getReason() != null ? rse.getReason() : "Request failed";
             return write(response, code, ApiError.of(error), Map.of());
         }

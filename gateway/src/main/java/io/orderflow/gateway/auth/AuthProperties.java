@@ -11,8 +11,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param appPassword    {@code APP_PASSWORD}: the shared break-glass password; blank means none
  * @param sessionTtl     how long a person's dashboard session lasts ({@code SESSION_TTL}, default 12 hours); a
  *                       shared-password session always lasts 30 days
- * @param trustedProxies {@code TRUSTED_PROXIES}: addresses of reverse proxies whose {@code X-Forwarded-For} names the
- *                       client; a request from any other address is counted under its own address
+ * @param trustedProxies {@code TRUSTED_PROXIES}: addresses or CIDR ranges of reverse proxies whose forwarded headers
+ *                       ({@code Forwarded}, {@code X-Forwarded-*}) are believed ({@link TrustedProxies}); from any
+ *                       other address they are ignored
  */
 @ConfigurationProperties("orderflow.auth")
 public record AuthProperties(String appPassword, Duration sessionTtl, List<String> trustedProxies) {

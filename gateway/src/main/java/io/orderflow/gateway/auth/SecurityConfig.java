@@ -34,8 +34,9 @@ import reactor.core.publisher.Mono;
  * ({@link RouteRules}) for authorization. Stateless: every request presents its credentials again. Errors are thrown
  * as {@link ApiException}s, so they render in the API's one error shape.
  *
- * <p>No CSRF tokens: the session cookie is {@code SameSite=Lax}, so browsers do not send it with cross-site POSTs, and
- * every changing route takes a JSON body, which a cross-site form cannot send.
+ * <p>No CSRF tokens: the session cookie is {@code SameSite=Lax}, so browsers do not send it with cross-site POSTs;
+ * a sibling origin of the same site is refused by {@link CrossSiteRequests} ahead of this chain (a cookie caller's
+ * change must come from the gateway's own origin, and a body must be declared {@code application/json}).
  */
 @Configuration
 @EnableWebFluxSecurity

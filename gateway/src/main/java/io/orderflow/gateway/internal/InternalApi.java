@@ -1,6 +1,7 @@
 package io.orderflow.gateway.internal;
 
 import io.orderflow.gateway.api.ApiException;
+import io.orderflow.internal.InternalToken;
 import java.net.URI;
 import java.time.Duration;
 import java.util.function.Function;
@@ -14,7 +15,7 @@ import reactor.core.publisher.Mono;
 /**
  * The internal HTTP API of another service (the processor's queries, the dispatcher's subscriptions). Answers are
  * passed through with their status and JSON body as they are; a service that cannot be reached, or does not answer
- * within 10 s, is a 503 with {@code Retry-After}.
+ * within 10 s, is a 503 with {@code Retry-After}. Every call carries {@code INTERNAL_TOKEN} when one is set.
  */
 public final class InternalApi {
 
@@ -25,8 +26,8 @@ public final class InternalApi {
     private final String unavailable;
 
     /** {@code service} names the other side in the 503 message, e.g. "order processor". */
-    public InternalApi(String baseUrl, String service) {
-        this.http = WebClient.builder().baseUrl(baseUrl).build();
+    public InternalApi(String baseUrl, String service, InternalToken token) {
+        this.http = WebClient.builder().baseUrl(baseUrl).defaultHeaders(token::addTo).build();
         this.unavailable = "The " + service + " is not reachable; retry later";
     }
 

@@ -3,6 +3,7 @@ package io.orderflow.gateway.orders;
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.internal.InternalApi;
+import io.orderflow.internal.InternalToken;
 import io.orderflow.schemas.query.LocalQueryApi;
 import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
@@ -33,8 +34,8 @@ public class ProcessorClient {
     private final String processorUrl;
     private final DefaultUriBuilderFactory relative = new DefaultUriBuilderFactory();
 
-    public ProcessorClient(GatewayProperties settings) {
-        this.api = new InternalApi(settings.processorUrl(), "order processor");
+    public ProcessorClient(GatewayProperties settings, InternalToken token) {
+        this.api = new InternalApi(settings.processorUrl(), "order processor", token);
         this.processorUrl = settings.processorUrl();
     }
 

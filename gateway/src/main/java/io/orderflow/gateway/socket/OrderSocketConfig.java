@@ -2,10 +2,12 @@ package io.orderflow.gateway.socket;
 
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.auth.CallerAuthentication;
+import io.orderflow.gateway.auth.OriginCheck;
 import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.reactive.handler.SimpleUrlHandlerMapping;
@@ -26,7 +28,7 @@ class OrderSocketConfig implements WebFluxConfigurer {
     private final OriginCheck origins;
 
     OrderSocketConfig(SocketProperties settings) {
-        this.origins = new OriginCheck(settings);
+        this.origins = new OriginCheck(settings.allowedOrigins());
     }
 
     @Bean
@@ -46,7 +48,8 @@ class OrderSocketConfig implements WebFluxConfigurer {
      * Resolves the upgrade request's principal while the security context is still at hand and hands the socket an
      * exchange that carries it as a value. An upgrade with no authenticated caller is refused with 401 (the security
      * chain refuses it first; this is the socket's own guard). A browser upgrade from a foreign {@code Origin} is
-     * refused with 403 before anything else.
+     * refused with 403 before anything else (cross-site WebSocket hijacking: a browser always sends {@code Origin} on
+     * an upgrade). No {@code Origin}, a non-browser client, passes: it carries its own credentials, no ambient cookie.
      */
     static final class PrincipalPinningWebSocketService extends HandshakeWebSocketService {
 
@@ -58,7 +61,8 @@ class OrderSocketConfig implements WebFluxConfigurer {
 
         @Override
         public Mono<Void> handleRequest(ServerWebExchange exchange, WebSocketHandler handler) {
-            if (!origins.allows(exchange.getRequest())) {
+            String origin = exchange.getRequest().getHeaders().getFirst(HttpHeaders.ORIGIN);
+            if (origin != null && !origins.allows(origin, exchange.getRequest())) {
                 return Mono.error(ApiException.forbidden("The order socket cannot be opened from origin "
                         + exchange.getRequest().getHeaders().getOrigin()));
             }

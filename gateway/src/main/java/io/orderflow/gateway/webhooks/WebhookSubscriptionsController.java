@@ -6,6 +6,7 @@ import io.orderflow.gateway.caller.Role;
 import io.orderflow.gateway.internal.InternalApi;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
+import io.orderflow.internal.InternalToken;
 import io.orderflow.schemas.json.Json;
 import io.swagger.v3.oas.annotations.Operation;
 import org.springframework.http.HttpMethod;
@@ -33,10 +34,11 @@ class WebhookSubscriptionsController {
     private final RequestValidator validator;
     private final InternalApi dispatcher;
 
-    WebhookSubscriptionsController(Access access, RequestValidator validator, GatewayProperties settings) {
+    WebhookSubscriptionsController(Access access, RequestValidator validator, GatewayProperties settings,
+                                   InternalToken token) {
         this.access = access;
         this.validator = validator;
-        this.dispatcher = new InternalApi(settings.dispatcherUrl(), "webhook dispatcher");
+        this.dispatcher = new InternalApi(settings.dispatcherUrl(), "webhook dispatcher", token);
     }
 
     @Operation(operationId = "listWebhookSubscriptions")

@@ -299,7 +299,11 @@ class AuthMatrixTest {
         };
     }
 
+    /** The session cookie, with the {@code Sec-Fetch-Site} a browser sends on a request from the dashboard's pages. */
     static Consumer<HttpHeaders> cookie(String value) {
-        return headers -> headers.add(HttpHeaders.COOKIE, SessionCookies.NAME + "=" + value);
+        return headers -> {
+            headers.add(HttpHeaders.COOKIE, SessionCookies.NAME + "=" + value);
+            headers.set(CrossSiteRequests.SEC_FETCH_SITE, "same-origin");
+        };
     }
 }

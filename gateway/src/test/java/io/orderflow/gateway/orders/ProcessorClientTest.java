@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
+import io.orderflow.internal.InternalToken;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +21,7 @@ class ProcessorClientTest {
             closedPort = socket.getLocalPort();
         }
         ProcessorClient client = new ProcessorClient(
-                new GatewayProperties("http://127.0.0.1:" + closedPort, null, null, null, null));
+                new GatewayProperties("http://127.0.0.1:" + closedPort, null, null, null, null), InternalToken.none());
         for (Mono<?> read : List.of(client.order("ord_1"), client.get(uri -> uri.path("/internal/orders").build()))) {
             StepVerifier.create(read)
                     .expectErrorSatisfies(e -> {

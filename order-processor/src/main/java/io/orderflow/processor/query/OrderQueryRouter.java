@@ -1,5 +1,6 @@
 package io.orderflow.processor.query;
 
+import io.orderflow.internal.InternalToken;
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.schemas.documents.Documents;
 import io.orderflow.schemas.model.Incident;
@@ -72,16 +73,18 @@ public class OrderQueryRouter {
 
     private final OrderStreams orderStreams;
     private final PinnedFlows flows;
-    private final WebClient http = WebClient.create();
+    /** Calls to the other instances, with the internal token when one is set: they check it as the gateway's. */
+    private final WebClient http;
     /**
      * The JSON of each pinned version a view has shown, by {@code flowId@version}: published versions never change,
      * and every read of an order copies its flow's JSON from here. As many entries as versions orders are pinned to.
      */
     private final Map<String, SerializableString> flowJson = new ConcurrentHashMap<>();
 
-    public OrderQueryRouter(OrderStreams orderStreams, PinnedFlows flows) {
+    public OrderQueryRouter(OrderStreams orderStreams, PinnedFlows flows, InternalToken token) {
         this.orderStreams = orderStreams;
         this.flows = flows;
+        this.http = WebClient.builder().defaultHeaders(token::addTo).build();
     }
 
     /**

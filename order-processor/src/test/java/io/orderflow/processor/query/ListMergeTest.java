@@ -1,5 +1,6 @@
 package io.orderflow.processor.query;
 
+import io.orderflow.internal.InternalToken;
 import io.orderflow.processor.TestSettings;
 import io.orderflow.processor.streams.OrderStreams;
 import io.orderflow.schemas.json.Json;
@@ -47,7 +48,8 @@ class ListMergeTest {
     @Test
     void askingForMoreThan200RowsAsksTheInstancesFor200() {
         List<Integer> asked = new ArrayList<>();
-        OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(TestSettings.processor()), null) {
+        OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(TestSettings.processor()), null,
+                InternalToken.none()) {
             @Override
             public Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean local) {
                 asked.add(query.limit());

@@ -2,6 +2,7 @@ package io.orderflow.processor.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.orderflow.internal.InternalToken;
 import io.orderflow.processor.TestSettings;
 import io.orderflow.processor.streams.OrderStreams;
 import io.orderflow.schemas.query.LocalQueryApi;
@@ -20,7 +21,8 @@ import reactor.core.publisher.Mono;
 class LocalQueriesTest {
 
     private final List<String> asked = new ArrayList<>();
-    private final OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(TestSettings.processor()), null) {
+    private final OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(TestSettings.processor()), null,
+                InternalToken.none()) {
         @Override
         public Mono<ResponseEntity<byte[]>> order(String orderId, boolean local) {
             asked.add(orderId + (local ? " local" : ""));

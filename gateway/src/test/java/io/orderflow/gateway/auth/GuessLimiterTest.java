@@ -1,0 +1,56 @@
+package io.orderflow.gateway.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
+import io.orderflow.gateway.testing.ManualClock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The limiter's keys and its bound; the 429 itself over HTTP is in AuthFlowsTest and CrossSiteAndProxyTest. */
+class GuessLimiterTest {
+
+    private final ManualClock clock = new ManualClock();
+
+    @Test
+    void an_ipv6_client_is_counted_by_its_64_and_an_ipv4_client_by_its_address() {
+        assertThat(GuessLimiter.key("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).isEqualTo("2001:db8:1:2:0:0:0:0/64");
+        assertThat(GuessLimiter.key("2001:DB8:1:2::1")).isEqualTo("2001:db8:1:2:0:0:0:0/64");
+        assertThat(GuessLimiter.key("[2001:db8:1:2::1]")).isEqualTo("2001:db8:1:2:0:0:0:0/64");
+        assertThat(GuessLimiter.key("fe80::1%eth0")).isEqualTo("fe80:0:0:0:0:0:0:0/64");
+        assertThat(GuessLimiter.key("2001:db8:1:3::1")).isNotEqualTo(GuessLimiter.key("2001:db8:1:2::1"));
+        assertThat(GuessLimiter.key("::ffff:198.51.100.7")).isEqualTo("198.51.100.7");
+        assertThat(GuessLimiter.key("198.51.100.7")).isEqualTo("198.51.100.7");
+        assertThat(GuessLimiter.key("unknown")).isEqualTo("unknown");
+        assertThat(GuessLimiter.key("not:an:address:host.example")).isEqualTo("not:an:address:host.example");
+    }
+
+    @Test
+    void addresses_of_one_64_share_a_budget_that_the_window_gives_back() {
+        GuessLimiter limiter = new GuessLimiter(clock);
+        for (int guess = 0; guess < GuessLimiter.LIMIT; guess++) {
+            limiter.record("2001:db8:77:1::" + Integer.toHexString(guess + 1));
+        }
+        assertThatThrownBy(() -> limiter.check("2001:db8:77:1:ffff::1"))
+                .isInstanceOf(GuessLimiter.TooManyGuesses.class);
+        assertThatNoException().isThrownBy(() -> limiter.check("2001:db8:77:2::1"));
+
+        clock.advance(GuessLimiter.WINDOW.plus(Duration.ofSeconds(1)));
+        assertThatNoException().isThrownBy(() -> limiter.check("2001:db8:77:1:ffff::1"));
+    }
+
+    @Test
+    void a_spray_of_addresses_stays_within_the_bound() {
+        GuessLimiter limiter = new GuessLimiter(clock, 1_000);
+        for (int i = 0; i < 20_000; i++) {
+            limiter.record("10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255));
+        }
+        assertThat(limiter.tracked()).isLessThanOrEqualTo(1_000);
+        // an address that keeps guessing is still limited
+        for (int guess = 0; guess < GuessLimiter.LIMIT; guess++) {
+            limiter.record("203.0.113.5");
+        }
+        assertThatThrownBy(() -> limiter.check("203.0.113.5")).isInstanceOf(GuessLimiter.TooManyGuesses.class);
+    }
+}
