@@ -5,15 +5,24 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
+import jakarta.mail.Address;
+import jakarta.mail.MessagingException;
+import jakarta.mail.Session;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.angus.mail.smtp.SMTPTransport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,6 +78,20 @@ class HostileInputEndToEndTest {
                 assertThat(order.get("reason").asString()).isEqualTo("No order lines found in the request");
             });
         }
+    }
+
+    @Test
+    void pathological_mails_do_not_hold_up_other_orders(StandaloneSystem system) {
+        List<String[]> mails = List.of(
+                new String[] {"text/plain", "1 x A" + " ".repeat(3_000) + "@x\n2 x PAPER-A4\n"},
+                new String[] {"text/html", "<p>2 x PAPER-A4</p>" + "<div><span a=\"".repeat(10_000)},
+                new String[] {"text/html", "<p>2 x PAPER-A4</p>" + "<p".repeat(50_000)},
+                new String[] {"text/html", "<p>2 x PAPER-A4</p><script a=".repeat(5_000)});
+        for (String[] mail : mails) {
+            String answer = sendMail(system.intakePort(), mail[0], mail[1]);
+            assertThat(answer).as("the answer to a %s mail", mail[0]).startsWith("250 2.0.0 Accepted: order ord_");
+        }
+        assertOrdinaryOrderCompletes();
     }
 
     @Test
@@ -144,6 +167,27 @@ class HostileInputEndToEndTest {
                 "meta", Map.of("shipTo", "1 Main Street, Springfield"))), 201).get("orderId").asString();
         await().atMost(ORDINARY).until(() -> get("/api/v1/orders/" + orderId).get("status").asString()
                 .equals("completed"));
+    }
+
+    /** Delivers a mail from the operations department to purchasing, as the trusted relay on loopback would. */
+    private static String sendMail(int port, String contentType, String body) {
+        String raw = "Authentication-Results: mx.orderflow.local; dmarc=pass header.from=orderflow.example\r\n"
+                + "From: ops@orderflow.example\r\nTo: purchasing@orderflow.example\r\nSubject: Refill\r\n"
+                + "Message-ID: <" + UUID.randomUUID() + "@orderflow.example>\r\nMIME-Version: 1.0\r\n"
+                + "Content-Type: " + contentType + "; charset=UTF-8\r\n\r\n" + body.replace("\n", "\r\n");
+        Properties props = new Properties();
+        props.put("mail.smtp.host", "127.0.0.1");
+        props.put("mail.smtp.port", String.valueOf(port));
+        Session session = Session.getInstance(props);
+        try (SMTPTransport transport = (SMTPTransport) session.getTransport("smtp")) {
+            transport.connect();
+            transport.sendMessage(new MimeMessage(session,
+                            new ByteArrayInputStream(raw.getBytes(StandardCharsets.UTF_8))),
+                    new Address[] {new InternetAddress("purchasing@orderflow.example")});
+            return transport.getLastServerResponse().strip();
+        } catch (MessagingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void send(String topic, String key, byte[] value) {

@@ -26,8 +26,9 @@ public final class ApprovalNode implements Node {
 
     @Override
     public NodeOutcome execute(NodeContext ctx) {
-        String title = ctx.render(ctx.setting("title",
-                ctx.definition().title() != null ? ctx.definition().title() : DEFAULT_TITLE));
+        // the contract: "title (template; default Approve order {{order.id}})": the setting, else the default; the
+        // node's own title names the node in the timeline and is not the approval's
+        String title = ctx.render(ctx.setting("title", DEFAULT_TITLE));
         String assignee = ctx.setting("assignee", "manager");
         Duration timeout = io.orderflow.runner.run.Durations.of(ctx.settings().get("timeout"), Duration.ofDays(2));
         return new NodeOutcome.Wait("approval", title, "approval", assignee, ctx.amount(), timeout,

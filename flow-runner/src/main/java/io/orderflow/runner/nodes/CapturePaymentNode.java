@@ -12,7 +12,8 @@ import tools.jackson.databind.node.ObjectNode;
  * (from an earlier {@code capture_payment} with {@code authorizeOnly: true}), else authorizes and captures now.
  * Setting {@code authorizeOnly} (default false) only authorizes: the authorization stays open until captured, and a
  * cancel voids it. Branches {@code ok}, {@code declined} ({@code meta.simulate: payment_declined}). Sends
- * {@code order.paid} when it captures. Compensation refunds a capture or voids an open authorization.
+ * {@code order.paid} on {@code ok}, an authorization alone included. Compensation refunds a capture or voids an open
+ * authorization.
  */
 public final class CapturePaymentNode implements Node {
 
@@ -62,7 +63,9 @@ public final class CapturePaymentNode implements Node {
 
     @Override
     public String eventOn(String branch, JsonNode output) {
-        return "ok".equals(branch) && output.path("captured").asBoolean(false) ? "order.paid" : null;
+        // the contract: order.paid is sent when "commerce.capture_payment finishes on its ok branch", an
+        // authorize-only step included
+        return "ok".equals(branch) ? "order.paid" : null;
     }
 
     @Override

@@ -57,6 +57,30 @@ class NodesTest {
     }
 
     @Test
+    void anApprovalsTitleIsItsTitleSettingElseTheContractsDefaultNotTheNodesLabel() {
+        // the contract: "title (template; default Approve order {{order.id}})"
+        var unset = (NodeOutcome.Wait) new ApprovalNode().execute(contextWithTitle("{}", "{}", "Manager sign-off"));
+        var set = (NodeOutcome.Wait) new ApprovalNode().execute(contextWithTitle("{}",
+                "{\"title\": \"Sign {{order.id}}\"}", "Manager sign-off"));
+
+        assertThat(unset.title()).isEqualTo("Approve order ord_x");
+        assertThat(set.title()).isEqualTo("Sign ord_x");
+    }
+
+    @Test
+    void anAuthorizeOnlyCaptureThatFinishesOkSendsOrderPaid() {
+        // the contract: order.paid when "commerce.capture_payment finishes on its ok branch"
+        var node = new CapturePaymentNode();
+        var done = (NodeOutcome.Done) node.execute(context("{\"total\": 40, \"currency\": \"USD\"}",
+                "{\"authorizeOnly\": true}"));
+
+        assertThat(done.branch()).isEqualTo("ok");
+        assertThat(done.output().get("captured").asBoolean()).isFalse();
+        assertThat(node.eventOn(done.branch(), done.output())).isEqualTo("order.paid");
+        assertThat(node.eventOn("declined", done.output())).isNull();
+    }
+
+    @Test
     void waitForEventDefaultsFollowTheSpec() {
         var wait = (NodeOutcome.Wait) new WaitForEventNode().execute(context("{}", "{}"));
         assertThat(wait.event()).isEqualTo("payment.received");

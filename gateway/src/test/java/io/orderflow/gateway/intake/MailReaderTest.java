@@ -42,13 +42,13 @@ class MailReaderTest {
     }
 
     @Test
-    void a_hostile_html_body_of_100000_characters_of_unclosed_tags_is_read_in_well_under_a_second() {
+    void a_hostile_html_body_of_100000_characters_of_unclosed_tags_is_read_in_linear_time() {
         for (String hostile : List.of("<p".repeat(50_000), "<script a=".repeat(10_000),
                 "<a title=\"" + "x".repeat(99_989), "<div><b>".repeat(12_500))) {
             String raw = HEADERS + "Content-Type: text/html\r\n\r\n" + hostile + "\r\n3 x WIDGET-1\r\n";
             // Once untimed, so the time measured is the reading and not the JVM loading and compiling the parser,
-            // then the fastest of three reads, so a busy machine does not decide the outcome (a backtracking regex
-            // takes seconds on each of these inputs, every time).
+            // then the fastest of three reads against a bound well above a busy machine's time (0.4 s seen with
+            // two cores shared by several builds) and well below the regex-based reading's 5 to 11 s on these inputs.
             assertThat(catchThrowable(() -> read(raw))).isNull();
             Duration fastest = null;
             for (int i = 0; i < 3; i++) {
@@ -57,7 +57,7 @@ class MailReaderTest {
                 Duration took = Duration.ofNanos(System.nanoTime() - started);
                 fastest = fastest == null || took.compareTo(fastest) < 0 ? took : fastest;
             }
-            assertThat(fastest).as("reading %s...", hostile.substring(0, 12)).isLessThan(Duration.ofMillis(300));
+            assertThat(fastest).as("reading %s...", hostile.substring(0, 12)).isLessThan(Duration.ofSeconds(2));
         }
     }
 

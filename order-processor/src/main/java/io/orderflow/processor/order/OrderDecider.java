@@ -93,7 +93,8 @@ public final class OrderDecider {
                 "Started on flow " + flowName + " (" + flow.flowId() + ") version " + flow.version(), null,
                 Json.object().put("flowId", flow.flowId()).put("version", flow.version()), null);
         JsonNode vars = start.vars() instanceof ObjectNode ? start.vars() : Json.object();
-        List<TimelineEntry> timeline = start.source() == null ? List.of(first) : List.of(received(start, now), first);
+        // the contract: the "first timeline entry names the flow and version"; where a mail came from follows it
+        List<TimelineEntry> timeline = start.source() == null ? List.of(first) : List.of(first, received(start, now));
         return new OrderState(start.orderId(), OrderStatus.QUEUED, null, orderObject(start, flowName),
                 StoredFlow.slim(flow), nodes,
                 edges, List.of(), vars, timeline, List.of(), start.orderId() + ".1", 1, null, 0,

@@ -1,7 +1,10 @@
 package io.orderflow.processor.query;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.orderflow.processor.order.NodeState;
 import io.orderflow.processor.order.OrderState;
+import io.orderflow.processor.order.Wait;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.TimelineEntry;
@@ -24,6 +27,15 @@ import tools.jackson.databind.module.SimpleModule;
  */
 public final class OrderView {
 
+    private static final JsonInclude.Value SHOWN_EMPTY =
+            JsonInclude.Value.construct(JsonInclude.Include.ALWAYS, JsonInclude.Include.ALWAYS);
+
+    /** The state's {@code reason}, which the contract lists, shown as null until the order has one. */
+    private interface ReasonShownEmpty {
+        @JsonInclude(JsonInclude.Include.ALWAYS)
+        String reason();
+    }
+
     /** The context attribute that carries the flow's JSON to {@link FlowAsGiven}. */
     private static final Object FLOW = new Object();
 
@@ -32,6 +44,10 @@ public final class OrderView {
                     OrderState.PRIVATE_FIELDS.toArray(String[]::new))))
             .withConfigOverride(TimelineEntry.class, o -> o.setIgnorals(
                     JsonIgnoreProperties.Value.forIgnoredProperties("key")))
+            // the fields the contract lists for a node and an open wait are shown when empty, as null
+            .withConfigOverride(NodeState.class, o -> o.setInclude(SHOWN_EMPTY))
+            .withConfigOverride(Wait.class, o -> o.setInclude(SHOWN_EMPTY))
+            .addMixIn(OrderState.class, ReasonShownEmpty.class)
             .addModule(new SimpleModule("order-view").addSerializer(FlowVersion.class, new FlowAsGiven()))
             .build()
             .writer();

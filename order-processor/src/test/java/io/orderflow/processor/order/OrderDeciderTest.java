@@ -66,10 +66,11 @@ class OrderDeciderTest {
                 OrderSource.mail("buyer@acme.example", "orders@orderflow.example"));
         OrderState state = OrderApplier.applyAll(null, decider.decide(null, start, 1_000).facts(), 1_000);
 
+        // the contract: the "first timeline entry names the flow and version"
         assertThat(state.timeline()).extracting(TimelineEntry::message).containsExactly(
-                "Received by mail from buyer@acme.example at orders@orderflow.example",
-                "Started on flow Reorder (reorder) version 2");
-        assertThat(state.timeline().getFirst().data().get("mailbox").asString()).isEqualTo("orders@orderflow.example");
+                "Started on flow Reorder (reorder) version 2",
+                "Received by mail from buyer@acme.example at orders@orderflow.example");
+        assertThat(state.timeline().getLast().data().get("mailbox").asString()).isEqualTo("orders@orderflow.example");
         assertThat(started().timeline()).extracting(TimelineEntry::kind).containsExactly("start");
     }
 

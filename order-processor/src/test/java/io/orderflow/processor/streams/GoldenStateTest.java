@@ -76,6 +76,39 @@ class GoldenStateTest {
         assertGolden("order-view.json", Json.MAPPER.readTree(OrderView.write(state)));
     }
 
+    /**
+     * The contract lists the live state's {@code reason}, a node's "status, runs, summary, output, error, branches,
+     * startedAt, endedAt" and an open wait's "nodeId, kind, title, event, assignee, amount, deadline, since": each is
+     * in the view, null when empty.
+     */
+    @Test
+    void theContractsFieldsAreShownWhenEmpty() {
+        agent.command(start(ORDER));
+        agent.report(new io.orderflow.schemas.reports.RunReport.WaitRequested(ORDER, ORDER + ".1", 1,
+                new io.orderflow.schemas.model.WaitRequest("approve", "approval", "Approve", "approval", null, null,
+                        Duration.ofDays(1).toMillis(), agent.now())));
+
+        JsonNode view = Json.MAPPER.readTree(OrderView.write(agent.state(ORDER), OrderView.flowJson(Fixtures.FLOW)));
+
+        assertThat(view.has("reason")).isTrue();
+        assertThat(view.get("reason").isNull()).isTrue();
+        JsonNode pending = view.get("nodes").get("end");
+        for (String field : List.of("status", "runs", "summary", "output", "error", "branches", "startedAt",
+                "endedAt")) {
+            assertThat(pending.has(field)).as("node field %s", field).isTrue();
+        }
+        JsonNode wait = view.get("waits").get(0);
+        for (String field : List.of("nodeId", "kind", "title", "event", "assignee", "amount", "deadline", "since")) {
+            assertThat(wait.has(field)).as("wait field %s", field).isTrue();
+        }
+        assertThat(wait.get("assignee").isNull()).isTrue();
+        // and the index row's "customerId" and "total", before the run has priced the order
+        JsonNode row = Json.tree(agent.indexRow(ORDER));
+        assertThat(row.has("total")).isTrue();
+        assertThat(row.get("total").isNull()).isTrue();
+        assertThat(row.has("customerId")).isTrue();
+    }
+
     /** The reference keeps what the agent needs of the graph: each node's type. */
     @Test
     void slimFlowKeepsNodeTypes() {

@@ -1,5 +1,6 @@
 package io.orderflow.schemas.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.math.BigDecimal;
 
 /**
@@ -9,6 +10,7 @@ import java.math.BigDecimal;
  * @param createdAt epoch milliseconds
  * @param updatedAt epoch milliseconds
  */
+@JsonInclude(JsonInclude.Include.ALWAYS)
 public record OrderIndexRow(String id, OrderType type, OrderStatus status, String title, String flowId,
                             int flowVersion, String instanceId, int generation, String customerId, String currency,
                             BigDecimal total, String waitingOn, long createdAt, long updatedAt) {
