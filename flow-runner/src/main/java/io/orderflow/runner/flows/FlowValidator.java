@@ -2,7 +2,7 @@ package io.orderflow.runner.flows;
 
 import io.orderflow.runner.nodes.Node;
 import io.orderflow.runner.nodes.NodeCatalogue;
-import io.orderflow.runner.run.Expressions;
+import io.orderflow.runner.scope.Expressions;
 import io.orderflow.schemas.flows.EdgeDefinition;
 import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.flows.NodeDefinition;

@@ -30,7 +30,7 @@ public final class ApprovalNode implements Node {
         // node's own title names the node in the timeline and is not the approval's
         String title = ctx.render(ctx.setting("title", DEFAULT_TITLE));
         String assignee = ctx.setting("assignee", "manager");
-        Duration timeout = io.orderflow.runner.run.Durations.of(ctx.settings().get("timeout"), Duration.ofDays(2));
+        Duration timeout = io.orderflow.runner.scope.Durations.of(ctx.settings().get("timeout"), Duration.ofDays(2));
         return new NodeOutcome.Wait("approval", title, "approval", assignee, ctx.amount(), timeout,
                 "Waiting for " + assignee + " to approve");
     }

@@ -1,6 +1,6 @@
 package io.orderflow.runner.nodes;
 
-import io.orderflow.runner.run.Expressions;
+import io.orderflow.runner.scope.Expressions;
 import io.orderflow.schemas.json.Json;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;

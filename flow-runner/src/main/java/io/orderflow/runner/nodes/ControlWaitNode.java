@@ -1,6 +1,6 @@
 package io.orderflow.runner.nodes;
 
-import io.orderflow.runner.run.Durations;
+import io.orderflow.runner.scope.Durations;
 import io.orderflow.schemas.json.Json;
 import java.time.Duration;
 import tools.jackson.databind.node.ObjectNode;

@@ -3,9 +3,8 @@ package io.orderflow.runner.nodes;
 import io.orderflow.runner.connectors.ConnectorCall;
 import io.orderflow.runner.connectors.Connectors;
 import io.orderflow.runner.money.Money;
-import io.orderflow.runner.run.RunInstance;
-import io.orderflow.runner.run.RunScope;
-import io.orderflow.runner.run.Templates;
+import io.orderflow.runner.scope.RunScope;
+import io.orderflow.runner.scope.Templates;
 import io.orderflow.schemas.flows.NodeDefinition;
 import io.orderflow.schemas.json.Json;
 import java.math.BigDecimal;
@@ -21,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
 /** What a node sees while it executes: its definition, the instance (order, vars, outputs) and the connectors. */
 public final class NodeContext {
 
-    private final RunInstance instance;
+    private final RunState instance;
     private final NodeDefinition definition;
     private final int attempt;
     private final Connectors connectors;
@@ -29,7 +28,7 @@ public final class NodeContext {
     private final long timeScale;
     private final long now;
 
-    public NodeContext(RunInstance instance, NodeDefinition definition, int attempt, Connectors connectors,
+    public NodeContext(RunState instance, NodeDefinition definition, int attempt, Connectors connectors,
                        Money money, long timeScale, long now) {
         this.instance = instance;
         this.definition = definition;
@@ -60,11 +59,11 @@ public final class NodeContext {
 
     /** The order object, mutable: nodes add {@code lines}, {@code subtotal}, {@code tax}, {@code total}, ... */
     public ObjectNode order() {
-        return instance.order;
+        return instance.order();
     }
 
     public ObjectNode vars() {
-        return instance.vars;
+        return instance.vars();
     }
 
     /**
@@ -72,8 +71,8 @@ public final class NodeContext {
      * {@code documentText}; empty when it has neither.
      */
     public String documentText() {
-        if (instance.documentText != null) {
-            return instance.documentText;
+        if (instance.documentText() != null) {
+            return instance.documentText();
         }
         return text(order().get("documentText"), "");
     }
@@ -105,8 +104,8 @@ public final class NodeContext {
     }
 
     public ConnectorCall call() {
-        int run = instance.runs.getOrDefault(nodeId(), 1);
-        return new ConnectorCall(instance.orderId, instance.generation, nodeId(), run, attempt, simulate());
+        return new ConnectorCall(instance.orderId(), instance.generation(), nodeId(), instance.runsOf(nodeId()), attempt,
+                simulate());
     }
 
     public Connectors connectors() {
@@ -131,7 +130,7 @@ public final class NodeContext {
 
     /** The scope templates and expressions see: {@code order}, {@code vars}, {@code nodes}, {@code input}. */
     public Map<String, Object> scope() {
-        return RunScope.of(instance);
+        return RunScope.of(instance.order(), instance.vars(), instance.outputs());
     }
 
     public String render(String template) {
@@ -143,8 +142,8 @@ public final class NodeContext {
      * ({@code commerce.charge}, or {@code commerce.capture_payment} when it captured), if any.
      */
     public Optional<String> lastPaymentId() {
-        for (String completed : instance.completed.reversed()) {
-            String paymentId = text(instance.outputs.path(completed).get("paymentId"), null);
+        for (String completed : instance.completed().reversed()) {
+            String paymentId = text(instance.outputs().path(completed).get("paymentId"), null);
             if (paymentId != null) {
                 return Optional.of(paymentId);
             }
@@ -154,19 +153,19 @@ public final class NodeContext {
 
     /** Records that a connector now holds something for the order. */
     public void hold(String kind, String id) {
-        instance.holds.add(new RunInstance.Hold(kind, id, nodeId(), true));
+        instance.holds().add(new Hold(kind, id, nodeId(), true));
     }
 
     /** Open holds of {@code kind}. */
-    public List<RunInstance.Hold> openHolds(String kind) {
-        return instance.holds.stream().filter(h -> h.open() && h.kind().equals(kind)).toList();
+    public List<Hold> openHolds(String kind) {
+        return instance.holds().stream().filter(h -> h.open() && h.kind().equals(kind)).toList();
     }
 
     /** Marks a hold closed (consumed, captured, released). */
-    public void close(RunInstance.Hold hold) {
-        List<RunInstance.Hold> holds = new ArrayList<>(instance.holds);
-        holds.replaceAll(h -> h.id().equals(hold.id()) ? new RunInstance.Hold(h.kind(), h.id(), h.nodeId(), false) : h);
-        instance.holds = holds;
+    public void close(Hold hold) {
+        List<Hold> holds = new ArrayList<>(instance.holds());
+        holds.replaceAll(h -> h.id().equals(hold.id()) ? new Hold(h.kind(), h.id(), h.nodeId(), false) : h);
+        instance.holds(holds);
     }
 
     public static String text(JsonNode value, String fallback) {

@@ -1,6 +1,6 @@
 package io.orderflow.runner.nodes;
 
-import io.orderflow.runner.run.Durations;
+import io.orderflow.runner.scope.Durations;
 import io.orderflow.schemas.model.EventNames;
 import java.time.Duration;
 import java.util.List;

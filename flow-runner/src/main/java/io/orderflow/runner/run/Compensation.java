@@ -2,6 +2,7 @@ package io.orderflow.runner.run;
 
 import io.orderflow.runner.connectors.ConnectorCall;
 import io.orderflow.runner.connectors.Connectors;
+import io.orderflow.runner.nodes.Hold;
 import io.orderflow.runner.nodes.NodeCatalogue;
 import io.orderflow.runner.nodes.NodeContext;
 import io.orderflow.schemas.flows.NodeDefinition;
@@ -70,7 +71,7 @@ final class Compensation {
 
     /** A completed run keeps what it holds: its holds are closed without a connector call. */
     static Released keepHolds(RunInstance instance) {
-        instance.holds.replaceAll(h -> new RunInstance.Hold(h.kind(), h.id(), h.nodeId(), false));
+        instance.holds.replaceAll(h -> new Hold(h.kind(), h.id(), h.nodeId(), false));
         return new Released(0, 0, 0);
     }
 
@@ -85,8 +86,8 @@ final class Compensation {
         int voided = 0;
         int cancelled = 0;
         ConnectorCall call = new ConnectorCall(instance.orderId, instance.generation, step, 1, 1, Set.of());
-        List<RunInstance.Hold> holds = new ArrayList<>();
-        for (RunInstance.Hold hold : instance.holds) {
+        List<Hold> holds = new ArrayList<>();
+        for (Hold hold : instance.holds) {
             if (!hold.open()) {
                 holds.add(hold);
                 continue;
@@ -106,7 +107,7 @@ final class Compensation {
                 }
                 default -> throw new IllegalStateException("Unknown hold kind " + hold.kind());
             }
-            holds.add(new RunInstance.Hold(hold.kind(), hold.id(), hold.nodeId(), false));
+            holds.add(new Hold(hold.kind(), hold.id(), hold.nodeId(), false));
         }
         instance.holds = holds;
         return new Released(released, voided, cancelled);

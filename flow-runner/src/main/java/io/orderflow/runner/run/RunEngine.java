@@ -7,6 +7,8 @@ import io.orderflow.runner.nodes.NodeCatalogue;
 import io.orderflow.runner.nodes.NodeContext;
 import io.orderflow.runner.nodes.NodeFailure;
 import io.orderflow.runner.nodes.NodeOutcome;
+import io.orderflow.runner.scope.RunScope;
+import io.orderflow.runner.scope.Templates;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.flows.EdgeDefinition;
 import io.orderflow.schemas.flows.NodeDefinition;
@@ -526,7 +528,7 @@ public final class RunEngine {
 
     static String title(RunInstance instance, NodeDefinition definition) {
         String title = definition.title() == null ? definition.id() : definition.title();
-        return Templates.render(title, () -> RunScope.of(instance));
+        return Templates.render(title, () -> RunScope.of(instance.order, instance.vars, instance.outputs));
     }
 
     /** The order summary of outbound events (one shape, {@link OrderSummary}). */

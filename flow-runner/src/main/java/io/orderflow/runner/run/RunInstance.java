@@ -1,6 +1,8 @@
 package io.orderflow.runner.run;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.orderflow.runner.nodes.Hold;
+import io.orderflow.runner.nodes.RunState;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.flows.NodeDefinition;
 import io.orderflow.schemas.model.EdgeState;
@@ -18,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
  * the engine loads it, mutates it while executing nodes, and writes it back in the same transaction as the reports
  * it caused (exactly-once), so plain mutable fields keep the engine short.
  */
-public final class RunInstance {
+public final class RunInstance implements RunState {
 
     /** Lifecycle of an instance; {@link #queryState()} maps it onto the contract's four states. */
     public enum State { RUNNING, WAITING, SLEEPING, RETRYING, ERRORED, TERMINATED, COMPLETE }
@@ -63,10 +65,58 @@ public final class RunInstance {
     @JsonIgnore
     public String documentText;
 
-    public NodeDefinition node(String nodeId) {
-        return flow.graph().nodes().stream().filter(n -> n.id().equals(nodeId)).findFirst()
-                .orElseThrow(() -> new IllegalStateException("Flow " + flow.flowId() + " has no node " + nodeId));
+    // ---- RunState: what the node executing in this run sees ------------------------------------------------
+
+    @Override
+    public String orderId() {
+        return orderId;
     }
+
+    @Override
+    public int generation() {
+        return generation;
+    }
+
+    @Override
+    public ObjectNode order() {
+        return order;
+    }
+
+    @Override
+    public ObjectNode vars() {
+        return vars;
+    }
+
+    @Override
+    public ObjectNode outputs() {
+        return outputs;
+    }
+
+    @Override
+    public String documentText() {
+        return documentText;
+    }
+
+    @Override
+    public int runsOf(String nodeId) {
+        return runs.getOrDefault(nodeId, 1);
+    }
+
+    @Override
+    public List<String> completed() {
+        return completed;
+    }
+
+    @Override
+    public List<Hold> holds() {
+        return holds;
+    }
+
+    @Override
+    public void holds(List<Hold> holds) {
+        this.holds = holds;
+    }
+
 
     public boolean ended() {
         return state == State.ERRORED || state == State.TERMINATED || state == State.COMPLETE;
@@ -82,14 +132,6 @@ public final class RunInstance {
         };
     }
 
-    /**
-     * Something a connector holds for the order.
-     *
-     * @param kind {@code stock}, {@code authorization} or {@code shipment}
-     * @param open still held (not yet consumed, captured, delivered or compensated)
-     */
-    public record Hold(String kind, String id, String nodeId, boolean open) {
-    }
 
     /**
      * A pending timer of the instance.

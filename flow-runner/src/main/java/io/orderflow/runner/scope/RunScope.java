@@ -1,4 +1,4 @@
-package io.orderflow.runner.run;
+package io.orderflow.runner.scope;
 
 import io.orderflow.schemas.json.Json;
 import java.util.AbstractMap;
@@ -20,15 +20,20 @@ public final class RunScope extends AbstractMap<String, Object> {
     /** In the order the scope has always listed them. */
     private static final List<String> NAMES = List.of("order", "vars", "nodes", "input");
 
-    private final RunInstance instance;
+    private final JsonNode order;
+    private final JsonNode vars;
+    private final JsonNode outputs;
     private final Map<String, Object> converted = new HashMap<>(8);
 
-    private RunScope(RunInstance instance) {
-        this.instance = instance;
+    private RunScope(JsonNode order, JsonNode vars, JsonNode outputs) {
+        this.order = order;
+        this.vars = vars;
+        this.outputs = outputs;
     }
 
-    public static Map<String, Object> of(RunInstance instance) {
-        return new RunScope(instance);
+    /** The scope of a run with this order, these vars and these node outputs by node id. */
+    public static Map<String, Object> of(JsonNode order, JsonNode vars, JsonNode outputs) {
+        return new RunScope(order, vars, outputs);
     }
 
     @Override
@@ -51,11 +56,11 @@ public final class RunScope extends AbstractMap<String, Object> {
 
     private Object convert(String name) {
         return switch (name) {
-            case "order" -> plain(instance.order);
-            case "vars" -> plain(instance.vars);
-            case "nodes" -> plain(instance.outputs);
+            case "order" -> plain(order);
+            case "vars" -> plain(vars);
+            case "nodes" -> plain(outputs);
             default -> {
-                JsonNode meta = instance.order == null ? null : instance.order.get("meta");
+                JsonNode meta = order == null ? null : order.get("meta");
                 yield meta == null ? Map.of() : plain(meta);
             }
         };

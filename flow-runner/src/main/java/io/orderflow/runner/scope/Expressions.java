@@ -1,4 +1,4 @@
-package io.orderflow.runner.run;
+package io.orderflow.runner.scope;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

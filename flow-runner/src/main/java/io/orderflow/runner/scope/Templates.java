@@ -1,4 +1,4 @@
-package io.orderflow.runner.run;
+package io.orderflow.runner.scope;
 
 import com.samskivert.mustache.Mustache;
 import com.samskivert.mustache.Template;

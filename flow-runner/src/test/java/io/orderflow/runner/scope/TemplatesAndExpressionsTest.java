@@ -1,4 +1,4 @@
-package io.orderflow.runner.run;
+package io.orderflow.runner.scope;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

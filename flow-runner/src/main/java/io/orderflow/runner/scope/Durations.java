@@ -1,4 +1,4 @@
-package io.orderflow.runner.run;
+package io.orderflow.runner.scope;
 
 import io.orderflow.schemas.model.TimeScale;
 import java.time.Duration;
