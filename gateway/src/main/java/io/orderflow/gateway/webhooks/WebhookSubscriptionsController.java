@@ -63,10 +63,16 @@ class WebhookSubscriptionsController {
                         uri -> uri.path("/internal/subscriptions/{id}").build(id), null));
     }
 
+    /**
+     * Operators see why a delivery was refused (the address its url resolved to); a viewer sees a generic text, so a
+     * subscription cannot be used to learn what lies behind the dispatcher.
+     */
     @Operation(operationId = "listWebhookDeliveries")
     @GetMapping("/{id}/deliveries")
     Mono<ResponseEntity<String>> deliveries(@PathVariable String id, ServerWebExchange exchange) {
         return access.require(exchange, Role.VIEWER)
-                .then(dispatcher.get(uri -> uri.path("/internal/subscriptions/{id}/deliveries").build(id)));
+                .flatMap(caller -> dispatcher.get(uri -> uri.path("/internal/subscriptions/{id}/deliveries")
+                        .queryParam("reasons", Role.of(caller.role()).covers(Role.OPERATOR))
+                        .build(id)));
     }
 }

@@ -72,6 +72,12 @@ public class DeliveryAttempts {
             return deliveries.record(task.record(DeliveryStatus.DELIVERED, attempt, outcome.status(), null,
                     clock.millis())).thenApply(ignored -> null);
         }
+        if (outcome.refused()) {
+            // The policy judges the resolved address: a retry would be refused the same way, so it is final now.
+            log.warn("Delivery {} attempt {} {}", task.deliveryId(), attempt, outcome.error());
+            return deliveries.record(task.record(DeliveryStatus.FAILED, attempt, null, outcome.error(), null))
+                    .thenApply(ignored -> null);
+        }
         log.warn("Delivery {} attempt {} failed: {}", task.deliveryId(), attempt, outcome.error());
         if (attempt > task.maxRetries()) {
             return CompletableFuture.failedFuture(new DeliveryFailedException.Exhausted(task.deliveryId(), outcome));
