@@ -23,6 +23,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                          {@link io.orderflow.dispatcher.dispatch.AddressPolicy})
  * @param connectionsPerHost connections open at once to one subscriber host and port: the bound on one subscriber's
  *                          concurrent deliveries; more wait for a free connection within their attempt's timeout
+ * @param slowAfter         a subscriber whose answer takes longer than this has its next first attempts moved to the
+ *                          slow lane, where it cannot hold up the others (see
+ *                          {@link io.orderflow.dispatcher.dispatch.SubscriberLanes})
  */
 @ConfigurationProperties("orderflow.dispatcher")
 public record DispatcherProperties(
@@ -34,7 +37,8 @@ public record DispatcherProperties(
         @DefaultValue("-1") short topicReplication,
         @DefaultValue("orderflow-webhook-dispatcher") String groupId,
         @DefaultValue("false") boolean allowPrivate,
-        @DefaultValue("32") int connectionsPerHost) {
+        @DefaultValue("32") int connectionsPerHost,
+        @DefaultValue("1s") Duration slowAfter) {
 
     /** The wait before retry number {@code retry} (1-based). */
     public Duration backoffBefore(int retry) {

@@ -17,14 +17,17 @@ import org.apache.kafka.common.header.Headers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.retrytopic.RetryTopicHeaders;
 import org.springframework.stereotype.Component;
 
 /**
- * Tries one delivery per record of the attempts topic and of its retry topics (the same listener serves them all;
- * see {@link RetryTopics}). Asynchronous: the HTTP call does not hold the consumer thread, so a subscriber that never
- * answers delays no other delivery. A failure is thrown back to the container, which moves the record to the next
- * retry topic, or to the dead-letter topic after the last retry, where {@link #onExhausted} records it {@code failed}.
+ * Tries one delivery per record of the attempts topics and of their retry topics (one listener per lane serves its
+ * topic and retry topics; see {@link RetryTopics}). Asynchronous: the HTTP call does not hold the consumer thread,
+ * and the requests of one poll go out together. The container polls again only when all of them have settled, so a
+ * subscriber known to be slow has its first attempts moved to the slow lane ({@link SubscriberLanes}). A failure is
+ * thrown back to the container, which moves the record to the next retry topic, or to the dead-letter topic after the
+ * last retry, where {@link #onExhausted} records it {@code failed}.
  */
 @Component
 public class DeliveryAttempts {
@@ -34,30 +37,53 @@ public class DeliveryAttempts {
     private final SubscriptionStore subscriptions;
     private final DeliveryStore deliveries;
     private final WebhookSender sender;
+    private final SubscriberLanes lanes;
+    private final KafkaTemplate<String, String> kafka;
     private final Clock clock;
 
     public DeliveryAttempts(SubscriptionStore subscriptions, DeliveryStore deliveries, WebhookSender sender,
-                            Clock clock) {
+                            SubscriberLanes lanes, KafkaTemplate<String, String> kafka, Clock clock) {
         this.subscriptions = subscriptions;
         this.deliveries = deliveries;
         this.sender = sender;
+        this.lanes = lanes;
+        this.kafka = kafka;
         this.clock = clock;
     }
 
+    /** First attempts (and, through the retry topics, the retries) of the fast lane. */
     @KafkaListener(id = "webhook-delivery-attempts", topics = DispatcherTopics.DELIVERY_ATTEMPTS)
     public CompletableFuture<Void> attempt(ConsumerRecord<String, String> record) {
+        return attempt(record, DispatcherTopics.DELIVERY_ATTEMPTS.equals(record.topic()));
+    }
+
+    /** First attempts (and retries) of subscribers that were slow when their delivery came up. */
+    @KafkaListener(id = "webhook-slow-delivery-attempts", topics = DispatcherTopics.SLOW_DELIVERY_ATTEMPTS)
+    public CompletableFuture<Void> attemptSlow(ConsumerRecord<String, String> record) {
+        return attempt(record, false);
+    }
+
+    private CompletableFuture<Void> attempt(ConsumerRecord<String, String> record, boolean mayChangeLane) {
         try {
             DeliveryTask task = Json.read(record.value(), DeliveryTask.class);
             int attempt = attemptNumber(record.headers());
             Optional<Subscription> subscription = subscriptions.find(task.subscriptionId());
             if (subscription.isEmpty()) {
                 // Deleted since the fan-out: it gets nothing more.
+                lanes.forget(task.subscriptionId());
                 return deliveries.record(task.record(DeliveryStatus.FAILED, attempt - 1, null,
                         "Subscription was deleted", null)).thenApply(ignored -> null);
             }
+            if (mayChangeLane && lanes.isSlow(task.subscriptionId())) {
+                // Handed over once the broker has it; only first attempts change lanes, so the attempt count holds.
+                return kafka.send(DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, record.key(), record.value())
+                        .thenApply(ignored -> null);
+            }
             byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
+            long ticket = lanes.started(task.subscriptionId());
             return sender.send(subscription.get().url(), subscription.get().secret(), task.event(), task.deliveryId(),
                             body)
+                    .whenComplete((outcome, failure) -> lanes.finished(task.subscriptionId(), ticket))
                     .thenCompose(outcome -> settle(task, attempt, outcome));
         } catch (RuntimeException e) {
             // Not a subscriber failing (that is an expected outcome, logged in one line below) but a record that

@@ -270,6 +270,35 @@ class WebhookDispatchTest {
                 .extracting(d -> d.get("lastError").asString()).containsOnly("No response within 3 s"));
     }
 
+    @Test
+    void aSlowAndASilentSubscriberDoNotHoldUpAHealthyOnesDeliveries() throws Exception {
+        TestReceiver slow = receiver(TestReceiver.answeringAfter(Duration.ofSeconds(2)));
+        TestReceiver silent = receiver(TestReceiver.neverAnswering());
+        TestReceiver healthy = receiver(TestReceiver.answering());
+        String slowSubscription = subscribe(slow, null);
+        String silentSubscription = subscribe(silent, null);
+        subscribe(healthy, null);
+
+        // Given each has shown what it is: the slow one answered after 2 s, the silent one not within 3 s.
+        publish(event("order.completed", newOrderId(), "end", null));
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(firstDelivery(slowSubscription).get("status").asString()).isEqualTo("delivered");
+            assertThat(firstDelivery(silentSubscription).get("lastError").asString())
+                    .isEqualTo("No response within 3 s");
+        });
+
+        // When events keep coming, one poll after another, while both hold requests open,
+        // then each reaches the healthy subscriber without waiting for the others' answers (up to 3 s).
+        for (int wave = 2; wave <= 6; wave++) {
+            int expected = wave;
+            publish(event("order.completed", newOrderId(), "end", null));
+            await().atMost(Duration.ofMillis(1500)).until(() -> healthy.received().size() == expected);
+        }
+        assertThat(healthy.received()).extracting(Received::deliveryId).doesNotHaveDuplicates();
+        // The slow lane still serves the other two: each of their six deliveries reaches them.
+        await().atMost(WAIT).until(() -> distinctDeliveries(slow) == 6 && distinctDeliveries(silent) == 6);
+    }
+
     // ---------------------------------------------------------------- matching, dedupe, deletion
 
     @Test
@@ -428,6 +457,10 @@ class WebhookDispatchTest {
             long delay = BACKOFF.toMillis() << (k - 1);
             assertThat(gap).as("gap before attempt %d", k + 1).isBetween(delay - 50, delay + 1500);
         }
+    }
+
+    private static long distinctDeliveries(TestReceiver receiver) {
+        return receiver.received().stream().map(Received::deliveryId).distinct().count();
     }
 
     private TestReceiver receiver(TestReceiver receiver) {
