@@ -13,10 +13,11 @@ import org.springframework.stereotype.Component;
  * subscriber that has shown itself slow has its first attempts moved to the slow lane, a topic of its own with its
  * own consumers, where it holds up only other slow subscribers.
  *
- * <p>Slow means: its last answer took longer than {@code slowAfter} (a timeout included), a request of it has been
- * under way longer than that, or it has {@code connectionsPerHost} requests under way. One answer within
- * {@code slowAfter}, in either lane, makes it fast again. Kept per dispatcher instance and in memory: a restart
- * starts everybody in the fast lane.
+ * <p>Slow means: its last answer took longer than {@code slowAfter} (a timeout included), or a request of it has been
+ * under way longer than that. How many requests are under way does not count: a healthy subscriber's burst waits
+ * for its host's connections (at most {@code connectionsPerHost}) only briefly. One answer within {@code slowAfter},
+ * in either lane, makes it fast again. Kept per dispatcher instance and in memory: a restart starts everybody in the
+ * fast lane.
  */
 @Component
 public class SubscriberLanes {
@@ -28,13 +29,11 @@ public class SubscriberLanes {
     }
 
     private final long slowAfterNanos;
-    private final int concurrencyBound;
     private final Map<String, Health> bySubscription = new ConcurrentHashMap<>();
     private final AtomicLong tickets = new AtomicLong();
 
     public SubscriberLanes(DispatcherProperties properties) {
         this.slowAfterNanos = properties.slowAfter().toNanos();
-        this.concurrencyBound = properties.connectionsPerHost();
     }
 
     public boolean isSlow(String subscriptionId) {
@@ -42,7 +41,7 @@ public class SubscriberLanes {
         if (health == null) {
             return false;
         }
-        if (health.lastAnswerSlow || health.underWay.size() >= concurrencyBound) {
+        if (health.lastAnswerSlow) {
             return true;
         }
         long now = System.nanoTime();
