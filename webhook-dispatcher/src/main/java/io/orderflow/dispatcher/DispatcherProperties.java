@@ -26,6 +26,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param slowAfter         a subscriber whose answer takes longer than this has its next first attempts moved to the
  *                          slow lane, where it cannot hold up the others (see
  *                          {@link io.orderflow.dispatcher.dispatch.SubscriberLanes})
+ * @param rotationGrace     after a subscription's secret is rotated, deliveries carry a signature with the old
+ *                          secret next to the new one for this long, so a receiver can switch over without a gap
  */
 @ConfigurationProperties("orderflow.dispatcher")
 public record DispatcherProperties(
@@ -38,7 +40,8 @@ public record DispatcherProperties(
         @DefaultValue("orderflow-webhook-dispatcher") String groupId,
         @DefaultValue("false") boolean allowPrivate,
         @DefaultValue("32") int connectionsPerHost,
-        @DefaultValue("1s") Duration slowAfter) {
+        @DefaultValue("1s") Duration slowAfter,
+        @DefaultValue("24h") Duration rotationGrace) {
 
     /** The wait before retry number {@code retry} (1-based). */
     public Duration backoffBefore(int retry) {

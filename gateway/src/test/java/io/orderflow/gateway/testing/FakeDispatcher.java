@@ -61,6 +61,10 @@ public final class FakeDispatcher implements AutoCloseable {
         } else if (!known) {
             status = 404;
             answer = "{\"error\": \"Subscription " + id + " not found\"}";
+        } else if (method.equals("POST") && path.endsWith("/rotate-secret")) {
+            status = 200;
+            answer = "{\"subscription\": {\"id\": \"whs_known\", \"url\": \"https://example.com/hook\","
+                    + " \"events\": [\"*\"]}, \"secret\": \"whsec_2\"}";
         } else if (method.equals("DELETE")) {
             status = 200;
             answer = "{\"ok\": true}";

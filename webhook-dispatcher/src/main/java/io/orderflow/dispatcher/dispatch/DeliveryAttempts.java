@@ -1,5 +1,6 @@
 package io.orderflow.dispatcher.dispatch;
 
+import io.orderflow.dispatcher.DispatcherProperties;
 import io.orderflow.dispatcher.deliveries.DeliveryStatus;
 import io.orderflow.dispatcher.deliveries.DeliveryStore;
 import io.orderflow.dispatcher.deliveries.DeliveryTask;
@@ -9,6 +10,8 @@ import io.orderflow.schemas.json.Json;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -40,15 +43,18 @@ public class DeliveryAttempts {
     private final SubscriberLanes lanes;
     private final KafkaTemplate<String, String> kafka;
     private final Clock clock;
+    private final Duration rotationGrace;
 
     public DeliveryAttempts(SubscriptionStore subscriptions, DeliveryStore deliveries, WebhookSender sender,
-                            SubscriberLanes lanes, KafkaTemplate<String, String> kafka, Clock clock) {
+                            SubscriberLanes lanes, KafkaTemplate<String, String> kafka, Clock clock,
+                            DispatcherProperties properties) {
         this.subscriptions = subscriptions;
         this.deliveries = deliveries;
         this.sender = sender;
         this.lanes = lanes;
         this.kafka = kafka;
         this.clock = clock;
+        this.rotationGrace = properties.rotationGrace();
     }
 
     /** First attempts (and, through the retry topics, the retries) of the fast lane. */
@@ -81,8 +87,8 @@ public class DeliveryAttempts {
             }
             byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
             long ticket = lanes.started(task.subscriptionId());
-            return sender.send(subscription.get().url(), subscription.get().secret(), task.event(), task.deliveryId(),
-                            body)
+            List<String> secrets = subscription.get().signingSecrets(clock.instant(), rotationGrace);
+            return sender.send(subscription.get().url(), secrets, task.event(), task.deliveryId(), body)
                     .whenComplete((outcome, failure) -> lanes.finished(task.subscriptionId(), ticket))
                     .thenCompose(outcome -> settle(task, attempt, outcome));
         } catch (RuntimeException e) {

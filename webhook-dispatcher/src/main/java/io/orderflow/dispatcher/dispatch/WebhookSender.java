@@ -9,6 +9,8 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -78,7 +80,12 @@ public class WebhookSender implements AutoCloseable {
                 guard));
     }
 
-    public CompletableFuture<Outcome> send(String url, String secret, String event, String deliveryId, byte[] body) {
+    /**
+     * Sends {@code body} to {@code url}, signed with each of {@code secrets} (one {@code v1=} each, in that order, all
+     * over the same {@code t}).
+     */
+    public CompletableFuture<Outcome> send(String url, List<String> secrets, String event, String deliveryId,
+                                           byte[] body) {
         URI uri;
         try {
             uri = URI.create(url);
@@ -86,7 +93,7 @@ public class WebhookSender implements AutoCloseable {
             return CompletableFuture.completedFuture(new Outcome(null, "Invalid url: " + e.getMessage()));
         }
         HttpClient client = "http".equalsIgnoreCase(uri.getScheme()) ? plain : secure;
-        String signature = WebhookSignature.sign(secret, clock.instant(), body);
+        String signature = signature(secrets, clock.instant(), body);
         return client
                 .headers(headers -> headers
                         .set("content-type", "application/json")
@@ -106,6 +113,16 @@ public class WebhookSender implements AutoCloseable {
                         : new Outcome(status, "HTTP " + status))
                 .onErrorResume(failure -> Mono.just(new Outcome(null, describe(failure))))
                 .toFuture();
+    }
+
+    /** {@code t=<seconds>,v1=<digest>[,v1=<digest>...]}: the contract's header, with one digest per secret. */
+    static String signature(List<String> secrets, Instant at, byte[] body) {
+        StringBuilder header = new StringBuilder(WebhookSignature.sign(secrets.getFirst(), at, body));
+        for (String secret : secrets.subList(1, secrets.size())) {
+            String other = WebhookSignature.sign(secret, at, body);
+            header.append(other, other.indexOf(",v1="), other.length());
+        }
+        return header.toString();
     }
 
     private String describe(Throwable failure) {

@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -57,12 +58,28 @@ public class SubscriptionController {
                             : Map.of("error", invalid.error(), "issues", invalid.issues())));
             case SubscriptionRequest.Valid valid -> {
                 Subscription subscription = new Subscription("whs_" + randomHex(12), valid.url(), valid.events(),
-                        clock.millis(), "whsec_" + randomHex(32));
+                        clock.millis(), newSecret());
                 yield Mono.fromFuture(() -> subscriptions.save(subscription))
                         .map(saved -> ResponseEntity.status(HttpStatus.CREATED)
                                 .body(new Created(saved.view(), saved.secret())));
             }
         };
+    }
+
+    /**
+     * A new secret for the subscription, answered here only. Deliveries are signed with both the new and the replaced
+     * secret for {@code WEBHOOK_ROTATION_GRACE}, then with the new one alone; a second rotation within that time
+     * drops the oldest.
+     */
+    @PostMapping("/{id}/rotate-secret")
+    public Mono<ResponseEntity<Object>> rotateSecret(@PathVariable String id) {
+        Optional<Subscription> subscription = subscriptions.find(id);
+        if (subscription.isEmpty()) {
+            return Mono.just(notFound(id));
+        }
+        Subscription rotated = subscription.get().rotated(newSecret(), clock.instant());
+        return Mono.fromFuture(() -> subscriptions.save(rotated))
+                .map(saved -> ResponseEntity.ok(new Created(saved.view(), saved.secret())));
     }
 
     @GetMapping
@@ -106,6 +123,10 @@ public class SubscriptionController {
 
     private static ResponseEntity<Object> notFound(String id) {
         return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", "Subscription " + id + " not found"));
+    }
+
+    private String newSecret() {
+        return "whsec_" + randomHex(32);
     }
 
     private String randomHex(int bytes) {
