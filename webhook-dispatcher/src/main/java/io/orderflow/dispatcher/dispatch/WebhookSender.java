@@ -53,7 +53,8 @@ public class WebhookSender implements AutoCloseable {
      * {@code resolver}, when present, replaces Reactor Netty's name resolution (a seam for tests, which have no DNS);
      * the guard judges whatever address it yields.
      */
-    public WebhookSender(DispatcherProperties properties, Clock clock, ObjectProvider<AddressResolverGroup<?>> resolver) {
+    public WebhookSender(DispatcherProperties properties, Clock clock,
+                         ObjectProvider<AddressResolverGroup<?>> resolver) {
         this.timeout = properties.requestTimeout();
         this.clock = clock;
         this.pool = ConnectionProvider.builder("webhook-deliveries")

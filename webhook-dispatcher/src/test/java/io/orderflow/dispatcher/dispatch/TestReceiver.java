@@ -21,7 +21,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * A webhook subscriber on loopback: verifies every delivery the way the spec's "Verifying a delivery" says (raw body
  * before parsing, HMAC-SHA256 of {@code <t>.<raw body>} compared in constant time, {@code t} within 5 minutes,
- * otherwise 401; any one {@code v1} matching, as during a secret rotation), and answers as told: fail the first N requests with a status, answer late, or never answer.
+ * otherwise 401; any one {@code v1} matching, as during a secret rotation), and answers as told: fail the first N
+ * requests with a status, answer late, or never answer.
  */
 final class TestReceiver implements AutoCloseable {
 
