@@ -15,8 +15,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -82,7 +84,9 @@ public class DeliveryAttempts {
             }
             if (mayChangeLane && lanes.isSlow(task.subscriptionId())) {
                 // Handed over once the broker has it; only first attempts change lanes, so the attempt count holds.
-                return kafka.send(DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, record.key(), record.value())
+                // The headers go along: they carry the order's trace context to the request.
+                return kafka.send(new ProducerRecord<>(DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, null, record.key(),
+                                record.value(), new RecordHeaders(record.headers().toArray())))
                         .thenApply(ignored -> null);
             }
             byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
