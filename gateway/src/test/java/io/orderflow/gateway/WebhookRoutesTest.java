@@ -92,6 +92,23 @@ class WebhookRoutesTest extends GatewayIntegrationTest {
     }
 
     @Nested
+    class SecretRotation {
+
+        @Test
+        void a_rotation_is_forwarded_and_the_new_secret_passed_through_once() {
+            http.post().uri("/api/v1/webhook-subscriptions/whs_known/rotate-secret").exchange()
+                    .expectStatus().isOk()
+                    .expectBody().jsonPath("$.subscription.id").isEqualTo("whs_known")
+                    .jsonPath("$.secret").isEqualTo("whsec_2");
+            assertThat(DISPATCHER.received().getLast()).isEqualTo(
+                    new FakeDispatcher.Request("POST", "/internal/subscriptions/whs_known/rotate-secret", ""));
+            http.post().uri("/api/v1/webhook-subscriptions/whs_gone/rotate-secret").exchange()
+                    .expectStatus().isNotFound()
+                    .expectBody().json("{\"error\": \"Subscription whs_gone not found\"}", true);
+        }
+    }
+
+    @Nested
     class SignedEvents {
 
         private WebTestClient.ResponseSpec send(String body, String signature) {

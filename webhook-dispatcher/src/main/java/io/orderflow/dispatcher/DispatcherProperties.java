@@ -17,6 +17,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                          and dead-letter topics)
  * @param topicReplication  their replication factor; {@code -1} takes the broker default
  * @param groupId           consumer group of the dispatcher's listeners
+ * @param allowPrivate      deliver to private (10/8, 172.16/12, 192.168/16, fc00::/7) and CGNAT (100.64/10) addresses,
+ *                          for receivers on the premises; link-local, metadata and other special addresses stay
+ *                          refused, and loopback is reached over http only (see
+ *                          {@link io.orderflow.dispatcher.dispatch.AddressPolicy})
+ * @param connectionsPerHost connections open at once to one subscriber host and port: the bound on one subscriber's
+ *                          concurrent deliveries; more wait for a free connection within their attempt's timeout
+ * @param slowAfter         a subscriber whose answer takes longer than this has its next first attempts moved to the
+ *                          slow lane, where it cannot hold up the others (see
+ *                          {@link io.orderflow.dispatcher.dispatch.SubscriberLanes})
+ * @param rotationGrace     after a subscription's secret is rotated, deliveries carry a signature with the old
+ *                          secret next to the new one for this long, so a receiver can switch over without a gap
  */
 @ConfigurationProperties("orderflow.dispatcher")
 public record DispatcherProperties(
@@ -26,7 +37,11 @@ public record DispatcherProperties(
         @DefaultValue("10s") Duration requestTimeout,
         @DefaultValue("6") int topicPartitions,
         @DefaultValue("-1") short topicReplication,
-        @DefaultValue("orderflow-webhook-dispatcher") String groupId) {
+        @DefaultValue("orderflow-webhook-dispatcher") String groupId,
+        @DefaultValue("false") boolean allowPrivate,
+        @DefaultValue("32") int connectionsPerHost,
+        @DefaultValue("1s") Duration slowAfter,
+        @DefaultValue("24h") Duration rotationGrace) {
 
     /** The wait before retry number {@code retry} (1-based). */
     public Duration backoffBefore(int retry) {

@@ -61,6 +61,7 @@ public final class RouteRules {
             rule("GET", "/api/v1/webhook-subscriptions", Need.VIEWER),
             rule("POST", "/api/v1/webhook-subscriptions", Need.OPERATOR),
             rule("DELETE", "/api/v1/webhook-subscriptions/{id}", Need.OPERATOR),
+            rule("POST", "/api/v1/webhook-subscriptions/{id}/rotate-secret", Need.OPERATOR),
             rule("GET", "/api/v1/webhook-subscriptions/{id}/deliveries", Need.VIEWER),
             rule("POST", "/api/v1/webhooks/events", Need.SIGNATURE),
             rule("POST", "/api/v1/auth/sign-in", Need.NONE),

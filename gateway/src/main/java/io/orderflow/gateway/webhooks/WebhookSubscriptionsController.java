@@ -65,10 +65,28 @@ class WebhookSubscriptionsController {
                         uri -> uri.path("/internal/subscriptions/{id}").build(id), null));
     }
 
+    /**
+     * A new secret, answered once as {@code {subscription, secret}}; deliveries carry a signature with the old secret
+     * next to the new one for {@code WEBHOOK_ROTATION_GRACE} (24 h by default), then with the new one only.
+     */
+    @Operation(operationId = "rotateWebhookSubscriptionSecret")
+    @PostMapping("/{id}/rotate-secret")
+    Mono<ResponseEntity<String>> rotateSecret(@PathVariable String id, ServerWebExchange exchange) {
+        return access.require(exchange, Role.OPERATOR)
+                .then(dispatcher.exchange(HttpMethod.POST,
+                        uri -> uri.path("/internal/subscriptions/{id}/rotate-secret").build(id), null));
+    }
+
+    /**
+     * Operators see why a delivery was refused (the address its url resolved to); a viewer sees a generic text, so a
+     * subscription cannot be used to learn what lies behind the dispatcher.
+     */
     @Operation(operationId = "listWebhookDeliveries")
     @GetMapping("/{id}/deliveries")
     Mono<ResponseEntity<String>> deliveries(@PathVariable String id, ServerWebExchange exchange) {
         return access.require(exchange, Role.VIEWER)
-                .then(dispatcher.get(uri -> uri.path("/internal/subscriptions/{id}/deliveries").build(id)));
+                .flatMap(caller -> dispatcher.get(uri -> uri.path("/internal/subscriptions/{id}/deliveries")
+                        .queryParam("reasons", Role.of(caller.role()).covers(Role.OPERATOR))
+                        .build(id)));
     }
 }

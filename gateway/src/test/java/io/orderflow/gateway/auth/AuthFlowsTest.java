@@ -13,6 +13,7 @@ import io.orderflow.gateway.testing.GatewayDeployment;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.OrderCommand;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -231,6 +232,22 @@ class AuthFlowsTest {
         String listed = http.get().uri("/api/v1/team/people").headers(bearer(PASSWORD)).exchange()
                 .expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
         assertThat(listed).contains("\"people\"").doesNotContain("bcrypt").doesNotContain("password");
+    }
+
+    // ---- webhook deliveries ----------------------------------------------------------------------------------------
+
+    @Test
+    void only_operators_are_shown_why_a_webhook_delivery_was_refused() {
+        for (String role : List.of("viewer", "approver", "operator")) {
+            http.get().uri("/api/v1/webhook-subscriptions/whs_known/deliveries").headers(bearer(createToken(role)))
+                    .exchange().expectStatus().isOk();
+            assertThat(deployment.dispatcher.received().getLast().path()).as(role)
+                    .isEqualTo("/internal/subscriptions/whs_known/deliveries?reasons=" + role.equals("operator"));
+        }
+        http.get().uri("/api/v1/webhook-subscriptions/whs_known/deliveries").headers(bearer(PASSWORD))
+                .exchange().expectStatus().isOk();
+        assertThat(deployment.dispatcher.received().getLast().path())
+                .isEqualTo("/internal/subscriptions/whs_known/deliveries?reasons=true");
     }
 
     // ---- the team's rules ------------------------------------------------------------------------------------------

@@ -214,6 +214,8 @@ class AuthMatrixTest {
                     new Probe("/api/v1/webhook-subscriptions", "{\"url\": \"https://example.com/hook\"}", 201);
             case "DELETE /api/v1/webhook-subscriptions/{id}" ->
                     new Probe("/api/v1/webhook-subscriptions/whs_known", "", 200);
+            case "POST /api/v1/webhook-subscriptions/{id}/rotate-secret" ->
+                    new Probe("/api/v1/webhook-subscriptions/whs_known/rotate-secret", "", 200);
             case "GET /api/v1/webhook-subscriptions/{id}/deliveries" ->
                     new Probe("/api/v1/webhook-subscriptions/whs_known/deliveries", "", 200);
             case "POST /api/v1/webhooks/events" ->

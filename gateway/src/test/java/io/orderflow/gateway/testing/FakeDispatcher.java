@@ -15,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class FakeDispatcher implements AutoCloseable {
 
-    /** One request as it arrived. */
+    /** One request as it arrived; {@code path} ends with the query string when there is one. */
     public record Request(String method, String path, String body) {
     }
 
@@ -43,8 +43,9 @@ public final class FakeDispatcher implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         String method = exchange.getRequestMethod();
         String path = exchange.getRequestURI().getPath();
+        String query = exchange.getRequestURI().getRawQuery();
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        received.add(new Request(method, path, body));
+        received.add(new Request(method, query == null ? path : path + "?" + query, body));
         String[] parts = path.split("/");
         String id = parts.length > 3 ? parts[3] : null;
         boolean known = "whs_known".equals(id);
@@ -60,6 +61,10 @@ public final class FakeDispatcher implements AutoCloseable {
         } else if (!known) {
             status = 404;
             answer = "{\"error\": \"Subscription " + id + " not found\"}";
+        } else if (method.equals("POST") && path.endsWith("/rotate-secret")) {
+            status = 200;
+            answer = "{\"subscription\": {\"id\": \"whs_known\", \"url\": \"https://example.com/hook\","
+                    + " \"events\": [\"*\"]}, \"secret\": \"whsec_2\"}";
         } else if (method.equals("DELETE")) {
             status = 200;
             answer = "{\"ok\": true}";

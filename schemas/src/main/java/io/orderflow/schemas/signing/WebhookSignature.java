@@ -83,6 +83,47 @@ public final class WebhookSignature {
         return verify(secret, header, rawBody.getBytes(StandardCharsets.UTF_8), now);
     }
 
+    /** The most {@code v1} values {@link #verifyDelivery} looks at: a rotation adds one, so two are the most sent. */
+    public static final int MAX_SIGNATURES = 4;
+
+    /**
+     * For a receiver of outbound webhooks: like {@link #verify}, but the header may carry up to
+     * {@value #MAX_SIGNATURES} {@code v1} values over one {@code t}, as a delivery does while its subscription's
+     * secret is rotated ({@code t=<t>,v1=<new>,v1=<old>}); valid when any of them matches {@code secret}.
+     */
+    public static Result verifyDelivery(String secret, String header, byte[] rawBody, Instant now) {
+        Objects.requireNonNull(secret, "secret");
+        if (header == null || header.isBlank()) {
+            return Result.MISSING;
+        }
+        String[] parts = header.split(",", MAX_SIGNATURES + 2);
+        String timestamp = null;
+        int signatures = 0;
+        for (String part : parts) {
+            if (part.strip().startsWith("t=")) {
+                if (timestamp != null) {
+                    return Result.MALFORMED;
+                }
+                timestamp = part.strip();
+            } else {
+                signatures++;
+            }
+        }
+        if (timestamp == null || signatures == 0 || signatures > MAX_SIGNATURES) {
+            return Result.MALFORMED;
+        }
+        Result verdict = Result.MALFORMED;
+        for (String part : parts) {
+            if (!part.strip().startsWith("t=")) {
+                verdict = verify(secret, timestamp + "," + part.strip(), rawBody, now);
+                if (verdict.valid()) {
+                    return verdict;
+                }
+            }
+        }
+        return verdict;
+    }
+
     private record Parsed(long timestamp, byte[] v1) {
     }
 

@@ -33,6 +33,36 @@ class WebhookSignatureTest {
     }
 
     @Test
+    void aDeliveryDuringARotationVerifiesWithEitherSecret() {
+        String fresh = WebhookSignature.sign("whsec_new", NOW, BODY);
+        String old = WebhookSignature.sign(SECRET, NOW, BODY);
+        String both = fresh + old.substring(old.indexOf(",v1="));
+        byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
+
+        assertThat(WebhookSignature.verifyDelivery("whsec_new", both, body, NOW)).isEqualTo(Result.VALID);
+        assertThat(WebhookSignature.verifyDelivery(SECRET, both, body, NOW)).isEqualTo(Result.VALID);
+        assertThat(WebhookSignature.verifyDelivery(SECRET, old, body, NOW)).isEqualTo(Result.VALID);
+        assertThat(WebhookSignature.verifyDelivery("whsec_other", both, body, NOW)).isEqualTo(Result.MISMATCH);
+        assertThat(WebhookSignature.verifyDelivery(SECRET, both, body, NOW.plusSeconds(301))).isEqualTo(Result.STALE);
+        assertThat(WebhookSignature.verify(SECRET, both, body, NOW)).isEqualTo(Result.MALFORMED); // inbound: one v1
+    }
+
+    @Test
+    void aDeliveryHeaderNeedsOneTimestampAndAtMostFourSignatures() {
+        String signed = WebhookSignature.sign(SECRET, NOW, BODY);
+        String v1 = signed.substring(signed.indexOf(",v1=") + 1);
+        byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
+
+        assertThat(WebhookSignature.verifyDelivery(SECRET, null, body, NOW)).isEqualTo(Result.MISSING);
+        assertThat(WebhookSignature.verifyDelivery(SECRET, v1, body, NOW)).isEqualTo(Result.MALFORMED);
+        assertThat(WebhookSignature.verifyDelivery(SECRET, signed + ",t=1", body, NOW)).isEqualTo(Result.MALFORMED);
+        assertThat(WebhookSignature.verifyDelivery(SECRET, signed + ("," + v1).repeat(3), body, NOW))
+                .isEqualTo(Result.VALID);
+        assertThat(WebhookSignature.verifyDelivery(SECRET, signed + ("," + v1).repeat(4), body, NOW))
+                .isEqualTo(Result.MALFORMED);
+    }
+
+    @Test
     void acceptsItsOwnSignature() {
         assertThat(WebhookSignature.verify(SECRET, WebhookSignature.sign(SECRET, NOW, BODY), BODY, NOW))
                 .isEqualTo(Result.VALID);

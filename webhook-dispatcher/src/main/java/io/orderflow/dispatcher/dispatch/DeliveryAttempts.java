@@ -1,5 +1,6 @@
 package io.orderflow.dispatcher.dispatch;
 
+import io.orderflow.dispatcher.DispatcherProperties;
 import io.orderflow.dispatcher.deliveries.DeliveryStatus;
 import io.orderflow.dispatcher.deliveries.DeliveryStore;
 import io.orderflow.dispatcher.deliveries.DeliveryTask;
@@ -9,22 +10,29 @@ import io.orderflow.schemas.json.Json;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.retrytopic.RetryTopicHeaders;
 import org.springframework.stereotype.Component;
 
 /**
- * Tries one delivery per record of the attempts topic and of its retry topics (the same listener serves them all;
- * see {@link RetryTopics}). Asynchronous: the HTTP call does not hold the consumer thread, so a subscriber that never
- * answers delays no other delivery. A failure is thrown back to the container, which moves the record to the next
- * retry topic, or to the dead-letter topic after the last retry, where {@link #onExhausted} records it {@code failed}.
+ * Tries one delivery per record of the attempts topics and of their retry topics (one listener per lane serves its
+ * topic and retry topics; see {@link RetryTopics}). Asynchronous: the HTTP call does not hold the consumer thread,
+ * and the requests of one poll go out together. The container polls again only when all of them have settled, so a
+ * subscriber known to be slow has its first attempts moved to the slow lane ({@link SubscriberLanes}). A failure is
+ * thrown back to the container, which moves the record to the next retry topic, or to the dead-letter topic after the
+ * last retry, where {@link #onExhausted} records it {@code failed}.
  */
 @Component
 public class DeliveryAttempts {
@@ -34,30 +42,58 @@ public class DeliveryAttempts {
     private final SubscriptionStore subscriptions;
     private final DeliveryStore deliveries;
     private final WebhookSender sender;
+    private final SubscriberLanes lanes;
+    private final KafkaTemplate<String, String> kafka;
     private final Clock clock;
+    private final Duration rotationGrace;
 
     public DeliveryAttempts(SubscriptionStore subscriptions, DeliveryStore deliveries, WebhookSender sender,
-                            Clock clock) {
+                            SubscriberLanes lanes, KafkaTemplate<String, String> kafka, Clock clock,
+                            DispatcherProperties properties) {
         this.subscriptions = subscriptions;
         this.deliveries = deliveries;
         this.sender = sender;
+        this.lanes = lanes;
+        this.kafka = kafka;
         this.clock = clock;
+        this.rotationGrace = properties.rotationGrace();
     }
 
+    /** First attempts (and, through the retry topics, the retries) of the fast lane. */
     @KafkaListener(id = "webhook-delivery-attempts", topics = DispatcherTopics.DELIVERY_ATTEMPTS)
     public CompletableFuture<Void> attempt(ConsumerRecord<String, String> record) {
+        return attempt(record, DispatcherTopics.DELIVERY_ATTEMPTS.equals(record.topic()));
+    }
+
+    /** First attempts (and retries) of subscribers that were slow when their delivery came up. */
+    @KafkaListener(id = "webhook-slow-delivery-attempts", topics = DispatcherTopics.SLOW_DELIVERY_ATTEMPTS)
+    public CompletableFuture<Void> attemptSlow(ConsumerRecord<String, String> record) {
+        return attempt(record, false);
+    }
+
+    private CompletableFuture<Void> attempt(ConsumerRecord<String, String> record, boolean mayChangeLane) {
         try {
             DeliveryTask task = Json.read(record.value(), DeliveryTask.class);
             int attempt = attemptNumber(record.headers());
             Optional<Subscription> subscription = subscriptions.find(task.subscriptionId());
             if (subscription.isEmpty()) {
                 // Deleted since the fan-out: it gets nothing more.
+                lanes.forget(task.subscriptionId());
                 return deliveries.record(task.record(DeliveryStatus.FAILED, attempt - 1, null,
                         "Subscription was deleted", null)).thenApply(ignored -> null);
             }
+            if (mayChangeLane && lanes.isSlow(task.subscriptionId())) {
+                // Handed over once the broker has it; only first attempts change lanes, so the attempt count holds.
+                // The headers go along: they carry the order's trace context to the request.
+                return kafka.send(new ProducerRecord<>(DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, null, record.key(),
+                                record.value(), new RecordHeaders(record.headers().toArray())))
+                        .thenApply(ignored -> null);
+            }
             byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
-            return sender.send(subscription.get().url(), subscription.get().secret(), task.event(), task.deliveryId(),
-                            body)
+            long ticket = lanes.started(task.subscriptionId());
+            List<String> secrets = subscription.get().signingSecrets(clock.instant(), rotationGrace);
+            return sender.send(subscription.get().url(), secrets, task.event(), task.deliveryId(), body)
+                    .whenComplete((outcome, failure) -> lanes.finished(task.subscriptionId(), ticket))
                     .thenCompose(outcome -> settle(task, attempt, outcome));
         } catch (RuntimeException e) {
             // Not a subscriber failing (that is an expected outcome, logged in one line below) but a record that
@@ -71,6 +107,12 @@ public class DeliveryAttempts {
         if (outcome.delivered()) {
             return deliveries.record(task.record(DeliveryStatus.DELIVERED, attempt, outcome.status(), null,
                     clock.millis())).thenApply(ignored -> null);
+        }
+        if (outcome.refused()) {
+            // The policy judges the resolved address: a retry would be refused the same way, so it is final now.
+            log.warn("Delivery {} attempt {} {}", task.deliveryId(), attempt, outcome.error());
+            return deliveries.record(task.record(DeliveryStatus.FAILED, attempt, null, outcome.error(), null))
+                    .thenApply(ignored -> null);
         }
         log.warn("Delivery {} attempt {} failed: {}", task.deliveryId(), attempt, outcome.error());
         if (attempt > task.maxRetries()) {

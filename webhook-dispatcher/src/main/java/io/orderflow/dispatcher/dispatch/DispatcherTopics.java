@@ -9,6 +9,12 @@ public final class DispatcherTopics {
     /** One record per delivery to do; its retry topics are {@code -retry-0} .. {@code -retry-<n-1>}, then {@code -dlt}. */
     public static final String DELIVERY_ATTEMPTS = "webhook-delivery-attempts";
 
+    /**
+     * First attempts to subscribers that have shown themselves slow (see {@link SubscriberLanes}); retried through
+     * their own retry topics, {@code -retry-0} .. {@code -retry-<n-1>}, then {@code -dlt}.
+     */
+    public static final String SLOW_DELIVERY_ATTEMPTS = "webhook-delivery-attempts-slow";
+
     private DispatcherTopics() {
     }
 }

@@ -33,7 +33,16 @@ public class RetryTopics extends RetryTopicConfigurationSupport {
 
     @Bean
     NewTopic deliveryAttemptsTopic(DispatcherProperties properties) {
-        return TopicBuilder.name(DispatcherTopics.DELIVERY_ATTEMPTS)
+        return topic(DispatcherTopics.DELIVERY_ATTEMPTS, properties);
+    }
+
+    @Bean
+    NewTopic slowDeliveryAttemptsTopic(DispatcherProperties properties) {
+        return topic(DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, properties);
+    }
+
+    private static NewTopic topic(String name, DispatcherProperties properties) {
+        return TopicBuilder.name(name)
                 .partitions(properties.topicPartitions())
                 .replicas(properties.topicReplication())
                 .build();
@@ -49,10 +58,22 @@ public class RetryTopics extends RetryTopicConfigurationSupport {
 
     @Bean
     RetryTopicConfiguration deliveryRetryTopics(KafkaTemplate<String, String> kafka, DispatcherProperties properties) {
+        return retries(DispatcherTopics.DELIVERY_ATTEMPTS, kafka, properties);
+    }
+
+    /** The slow lane's own retry topics: its retries never wait behind the fast lane's, nor the other way round. */
+    @Bean
+    RetryTopicConfiguration slowDeliveryRetryTopics(KafkaTemplate<String, String> kafka,
+                                                    DispatcherProperties properties) {
+        return retries(DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, kafka, properties);
+    }
+
+    private static RetryTopicConfiguration retries(String topic, KafkaTemplate<String, String> kafka,
+                                                   DispatcherProperties properties) {
         long initial = properties.backoffInitial().toMillis();
         long longest = properties.backoffBefore(Math.max(1, properties.retries())).toMillis();
         return RetryTopicConfigurationBuilder.newInstance()
-                .includeTopic(DispatcherTopics.DELIVERY_ATTEMPTS)
+                .includeTopic(topic)
                 .maxAttempts(properties.retries() + 1)
                 .exponentialBackoff(initial, properties.multiplier(), Math.max(longest, initial + 1))
                 .suffixTopicsWithIndexValues()

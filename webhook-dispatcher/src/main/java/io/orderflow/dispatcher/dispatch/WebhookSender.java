@@ -1,24 +1,34 @@
 package io.orderflow.dispatcher.dispatch;
 
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelOption;
+import io.netty.resolver.AddressResolverGroup;
 import io.orderflow.dispatcher.DispatcherProperties;
 import io.orderflow.schemas.signing.WebhookSignature;
+import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
 
 /**
- * POSTs one signed delivery. Never blocks the caller: the answer (or its absence) arrives on the returned future.
- * Redirects are not followed: a 3xx is a failed attempt like any other non-2xx.
+ * POSTs one signed delivery with Reactor Netty. Never blocks the caller: the answer (or its absence) arrives on the
+ * returned future. Redirects are not followed: a 3xx is a failed attempt like any other non-2xx.
+ *
+ * <p>Connections are pooled per remote host and port, at most {@code connectionsPerHost} each: that bounds how much
+ * one subscriber can hold, and a slow subscriber's requests queue in its own pool without taking a connection from
+ * anyone else. Every new connection passes the {@link AddressGuard} with the {@link AddressPolicy}.
  */
 @Component
-public class WebhookSender {
+public class WebhookSender implements AutoCloseable {
 
     /** What one attempt got: the status of the answer, if any, and why it failed, if it did. */
     public record Outcome(Integer status, String error) {
@@ -26,59 +36,115 @@ public class WebhookSender {
         public boolean delivered() {
             return error == null;
         }
+
+        /** The address policy refused the connection: nothing was sent, and nothing would be on a retry. */
+        public boolean refused() {
+            return error != null && error.startsWith(AddressPolicy.REFUSED);
+        }
     }
 
-    private final HttpClient http;
+    private final ConnectionProvider pool;
+    private final HttpClient plain;
+    private final HttpClient secure;
     private final Duration timeout;
     private final Clock clock;
 
-    public WebhookSender(DispatcherProperties properties, Clock clock) {
+    /**
+     * {@code resolver}, when present, replaces Reactor Netty's name resolution (a seam for tests, which have no DNS);
+     * the guard judges whatever address it yields.
+     */
+    public WebhookSender(DispatcherProperties properties, Clock clock,
+                         ObjectProvider<AddressResolverGroup<?>> resolver) {
         this.timeout = properties.requestTimeout();
         this.clock = clock;
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(timeout)
+        this.pool = ConnectionProvider.builder("webhook-deliveries")
+                .maxConnections(properties.connectionsPerHost())
+                // Requests beyond the connections wait in their host's queue; the attempt's timeout bounds the wait.
+                .pendingAcquireMaxCount(-1)
+                .pendingAcquireTimeout(timeout)
+                .maxIdleTime(Duration.ofSeconds(30))
                 .build();
+        HttpClient client = HttpClient.create(pool)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
+                .followRedirect(false);
+        AddressResolverGroup<?> custom = resolver.getIfAvailable();
+        if (custom != null) {
+            client = client.resolver(custom);
+        }
+        AddressPolicy policy = new AddressPolicy(properties.allowPrivate());
+        this.plain = guarded(client, new AddressGuard(policy, "http"));
+        this.secure = guarded(client, new AddressGuard(policy, "https"));
     }
 
-    public CompletableFuture<Outcome> send(String url, String secret, String event, String deliveryId, byte[] body) {
-        HttpRequest request;
+    private static HttpClient guarded(HttpClient client, AddressGuard guard) {
+        return client.doOnChannelInit((observer, channel, remote) -> channel.pipeline().addFirst(AddressGuard.NAME,
+                guard));
+    }
+
+    /**
+     * Sends {@code body} to {@code url}, signed with each of {@code secrets} (one {@code v1=} each, in that order, all
+     * over the same {@code t}).
+     */
+    public CompletableFuture<Outcome> send(String url, List<String> secrets, String event, String deliveryId,
+                                           byte[] body) {
+        URI uri;
         try {
-            request = HttpRequest.newBuilder(URI.create(url))
-                    .timeout(timeout)
-                    .header("content-type", "application/json")
-                    .header("x-service-signature", WebhookSignature.sign(secret, clock.instant(), body))
-                    .header("x-service-event", event)
-                    .header("x-service-delivery", deliveryId)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                    .build();
+            uri = URI.create(url);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.completedFuture(new Outcome(null, "Invalid url: " + e.getMessage()));
         }
-        return http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-                .handle((response, failure) -> {
-                    if (failure != null) {
-                        return new Outcome(null, describe(failure));
-                    }
-                    int status = response.statusCode();
-                    return status >= 200 && status < 300
-                            ? new Outcome(status, null)
-                            : new Outcome(status, "HTTP " + status);
-                });
+        HttpClient client = "http".equalsIgnoreCase(uri.getScheme()) ? plain : secure;
+        String signature = signature(secrets, clock.instant(), body);
+        return client
+                .headers(headers -> headers
+                        .set("content-type", "application/json")
+                        .set("x-service-signature", signature)
+                        .set("x-service-event", event)
+                        .set("x-service-delivery", deliveryId))
+                .post()
+                .uri(uri)
+                .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
+                // The answer's body is read and dropped (each buffer is released as it passes), so the connection
+                // can go back to the pool.
+                .response((response, content) -> content.then(Mono.just(response.status().code())))
+                .single()
+                .timeout(timeout)
+                .map(status -> status >= 200 && status < 300
+                        ? new Outcome(status, null)
+                        : new Outcome(status, "HTTP " + status))
+                .onErrorResume(failure -> Mono.just(new Outcome(null, describe(failure))))
+                .toFuture();
+    }
+
+    /** {@code t=<seconds>,v1=<digest>[,v1=<digest>...]}: the contract's header, with one digest per secret. */
+    static String signature(List<String> secrets, Instant at, byte[] body) {
+        StringBuilder header = new StringBuilder(WebhookSignature.sign(secrets.getFirst(), at, body));
+        for (String secret : secrets.subList(1, secrets.size())) {
+            String other = WebhookSignature.sign(secret, at, body);
+            header.append(other, other.indexOf(",v1="), other.length());
+        }
+        return header.toString();
     }
 
     private String describe(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        if (cause instanceof HttpTimeoutException) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof AddressGuard.AddressRefusedException) {
+                return cause.getMessage();
+            }
+        }
+        if (failure instanceof TimeoutException) {
             return "No response within " + (timeout.toMillis() % 1000 == 0
                     ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms");
         }
-        if (cause instanceof java.net.ConnectException) {
+        if (failure instanceof ConnectException || failure.getCause() instanceof ConnectException) {
             return "Could not connect to the subscriber";
         }
-        String message = cause.getMessage();
-        return cause.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+        String message = failure.getMessage();
+        return failure.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+    }
+
+    @Override
+    public void close() {
+        pool.dispose();
     }
 }

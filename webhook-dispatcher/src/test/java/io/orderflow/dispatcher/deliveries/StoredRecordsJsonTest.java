@@ -26,6 +26,18 @@ class StoredRecordsJsonTest {
     }
 
     @Test
+    void rotatedSubscription() {
+        Subscription subscription = new Subscription("whs_1", "https://a.example/h", List.of("*"),
+                1795334400000L, "whsec_new", "whsec_old", 1795334500000L);
+        String json = """
+                {"id":"whs_1","url":"https://a.example/h","events":["*"],"createdAt":1795334400000,\
+                "secret":"whsec_new","previousSecret":"whsec_old","rotatedAt":1795334500000}""";
+
+        assertThat(Json.write(subscription)).isEqualTo(json);
+        assertThat(Json.read(json, Subscription.class)).isEqualTo(subscription);
+    }
+
+    @Test
     void pendingAndDeliveredRecords() {
         Delivery pending = new Delivery("dlv_1", "whs_1", "order.paid", "ord_1", Json.MAPPER.readTree(PAYLOAD),
                 DeliveryStatus.PENDING, 0, null, null, 1795334400100L, null);

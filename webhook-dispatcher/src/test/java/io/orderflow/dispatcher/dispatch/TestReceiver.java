@@ -7,11 +7,13 @@ import io.orderflow.schemas.json.Json;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.databind.JsonNode;
@@ -19,7 +21,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * A webhook subscriber on loopback: verifies every delivery the way the spec's "Verifying a delivery" says (raw body
  * before parsing, HMAC-SHA256 of {@code <t>.<raw body>} compared in constant time, {@code t} within 5 minutes,
- * otherwise 401), and answers as told: fail the first N requests with a status, or never answer.
+ * otherwise 401; any one {@code v1} matching, as during a secret rotation), and answers as told: fail the first N
+ * requests with a status, answer late, or never answer.
  */
 final class TestReceiver implements AutoCloseable {
 
@@ -41,6 +44,7 @@ final class TestReceiver implements AutoCloseable {
     private volatile int failuresLeft;
     private volatile int failureStatus = 500;
     private volatile boolean neverAnswer;
+    private volatile Duration answerAfter = Duration.ZERO;
 
     private TestReceiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -57,6 +61,13 @@ final class TestReceiver implements AutoCloseable {
         TestReceiver receiver = new TestReceiver();
         receiver.failuresLeft = times;
         receiver.failureStatus = status;
+        return receiver;
+    }
+
+    /** Answers 200 to every request, each only after {@code delay} (unless closed first). */
+    static TestReceiver answeringAfter(Duration delay) throws IOException {
+        TestReceiver receiver = new TestReceiver();
+        receiver.answerAfter = delay;
         return receiver;
     }
 
@@ -87,8 +98,7 @@ final class TestReceiver implements AutoCloseable {
         try (exchange) {
             byte[] raw = exchange.getRequestBody().readAllBytes();
             String signature = exchange.getRequestHeaders().getFirst("x-service-signature");
-            boolean valid = secret != null && signature != null
-                    && WebhookSignature.verify(secret, signature, raw, Instant.now()).valid();
+            boolean valid = secret != null && signature != null && signedWith(secret, signature, raw);
             received.add(new Received(Instant.now(), signature, exchange.getRequestHeaders().getFirst("content-type"),
                     exchange.getRequestHeaders().getFirst("x-service-event"),
                     exchange.getRequestHeaders().getFirst("x-service-delivery"), raw, valid));
@@ -96,6 +106,9 @@ final class TestReceiver implements AutoCloseable {
                 respond(exchange, 401);
             } else if (neverAnswer) {
                 closed.await();
+            } else if (answerAfter.isPositive()) {
+                closed.await(answerAfter.toMillis(), TimeUnit.MILLISECONDS);
+                respond(exchange, 200);
             } else if (failuresLeft > 0) {
                 failuresLeft--;
                 respond(exchange, failureStatus);
@@ -107,6 +120,24 @@ final class TestReceiver implements AutoCloseable {
         } finally {
             inFlight.decrementAndGet();
         }
+    }
+
+    /**
+     * Whether any {@code v1} of the header verifies with {@code secret}: while a subscription's secret is rotated,
+     * a delivery carries one {@code v1} per secret, and a receiver holding either accepts it.
+     */
+    static boolean signedWith(String secret, String header, byte[] raw) {
+        return WebhookSignature.verifyDelivery(secret, header, raw, Instant.now()).valid();
+    }
+
+    /** {@code t=1,v1=a,v1=b} as {@code [t=1,v1=a, t=1,v1=b]}, each verifiable on its own. */
+    static List<String> singleSignatures(String header) {
+        List<String> parts = List.of(header.split(","));
+        List<String> timestamps = parts.stream().filter(p -> p.startsWith("t=")).toList();
+        if (timestamps.size() != 1) {
+            return List.of(header);
+        }
+        return parts.stream().filter(p -> p.startsWith("v1=")).map(v1 -> timestamps.getFirst() + "," + v1).toList();
     }
 
     private static void respond(HttpExchange exchange, int status) throws IOException {

@@ -12,6 +12,7 @@ import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.signing.WebhookSignature;
 import io.orderflow.schemas.topics.Topics;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,12 +40,14 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The dispatcher on a real broker, delivering to real HTTP receivers on loopback. Retry delays are shortened to
- * 400 ms, 800 ms, 1.6 s, 3.2 s, 6.4 s and the answer timeout to 3 s; everything else runs as configured.
+ * 400 ms, 800 ms, 1.6 s, 3.2 s, 6.4 s, the answer timeout to 3 s and the secret rotation's grace to 5 s; everything
+ * else runs as configured.
  */
 class WebhookDispatchTest {
 
     private static final Duration BACKOFF = Duration.ofMillis(400);
     private static final Duration WAIT = Duration.ofSeconds(45);
+    private static final Duration ROTATION_GRACE = Duration.ofSeconds(5);
 
     private static ConfigurableApplicationContext app;
     private static KafkaProducer<String, String> producer;
@@ -62,6 +65,7 @@ class WebhookDispatchTest {
                 "--server.port=0",
                 "--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
                 "--orderflow.dispatcher.request-timeout=3s",
+                "--orderflow.dispatcher.rotation-grace=" + ROTATION_GRACE.toMillis() + "ms",
                 "--orderflow.dispatcher.topic-partitions=3",
                 "--orderflow.dispatcher.topic-replication=1",
                 "--orderflow.dispatcher.group-id=dispatcher-it-" + UUID.randomUUID());
@@ -270,6 +274,79 @@ class WebhookDispatchTest {
                 .extracting(d -> d.get("lastError").asString()).containsOnly("No response within 3 s"));
     }
 
+    @Test
+    void aSlowAndASilentSubscriberDoNotHoldUpAHealthyOnesDeliveries() throws Exception {
+        TestReceiver slow = receiver(TestReceiver.answeringAfter(Duration.ofSeconds(2)));
+        TestReceiver silent = receiver(TestReceiver.neverAnswering());
+        TestReceiver healthy = receiver(TestReceiver.answering());
+        String slowSubscription = subscribe(slow, null);
+        String silentSubscription = subscribe(silent, null);
+        subscribe(healthy, null);
+
+        // Given each has shown what it is: the slow one answered after 2 s, the silent one not within 3 s.
+        publish(event("order.completed", newOrderId(), "end", null));
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(firstDelivery(slowSubscription).get("status").asString()).isEqualTo("delivered");
+            assertThat(firstDelivery(silentSubscription).get("lastError").asString())
+                    .isEqualTo("No response within 3 s");
+        });
+
+        // When events keep coming, one poll after another, while both hold requests open,
+        // then each reaches the healthy subscriber without waiting for the others' answers (up to 3 s).
+        for (int wave = 2; wave <= 6; wave++) {
+            int expected = wave;
+            publish(event("order.completed", newOrderId(), "end", null));
+            await().atMost(Duration.ofMillis(1500)).until(() -> healthy.received().size() == expected);
+        }
+        assertThat(healthy.received()).extracting(Received::deliveryId).doesNotHaveDuplicates();
+        // The slow lane still serves the other two: each of their six deliveries reaches them.
+        await().atMost(WAIT).until(() -> distinctDeliveries(slow) == 6 && distinctDeliveries(silent) == 6);
+    }
+
+    // ---------------------------------------------------------------- secret rotation
+
+    @Test
+    void aRotatedSecretSignsNextToTheOldOneForTheGracePeriodThenAlone() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.answering());
+        JsonNode created = call("POST", "/internal/subscriptions", "{\"url\": \"" + receiver.url() + "\"}", 201);
+        String subscription = created.get("subscription").get("id").asString();
+        String oldSecret = created.get("secret").asString();
+
+        JsonNode rotated = call("POST", "/internal/subscriptions/" + subscription + "/rotate-secret", null, 200);
+        Instant rotatedBy = Instant.now();
+        String newSecret = rotated.get("secret").asString();
+        assertThat(fieldNames(rotated)).containsExactlyInAnyOrder("subscription", "secret");
+        assertThat(rotated.get("subscription").get("id").asString()).isEqualTo(subscription);
+        assertThat(newSecret).startsWith("whsec_").hasSize(6 + 64).isNotEqualTo(oldSecret);
+        assertThat(call("GET", "/internal/subscriptions", null, 200).toString())
+                .doesNotContain(newSecret).doesNotContain(oldSecret);
+        receiver.verifyWith(newSecret);
+
+        // Within the grace period: one v1 with the new secret, then one with the old, over the same t.
+        publish(event("order.paid", newOrderId(), "ord.1:pay:2", null));
+        await().atMost(WAIT).until(() -> receiver.received().size() == 1);
+        Received during = receiver.received().getFirst();
+        List<String> signatures = TestReceiver.singleSignatures(during.signature());
+        assertThat(during.signature()).matches("t=\\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}");
+        assertThat(WebhookSignature.verify(newSecret, signatures.get(0), during.rawBody(), Instant.now()).valid())
+                .isTrue();
+        assertThat(WebhookSignature.verify(oldSecret, signatures.get(1), during.rawBody(), Instant.now()).valid())
+                .isTrue();
+
+        // After it: the new secret alone.
+        await().atMost(ROTATION_GRACE.plusSeconds(2))
+                .until(() -> Instant.now().isAfter(rotatedBy.plus(ROTATION_GRACE)));
+        publish(event("order.shipped", newOrderId(), "ord.1:ship:3", null));
+        await().atMost(WAIT).until(() -> receiver.received().size() == 2);
+        Received after = receiver.received().getLast();
+        assertThat(after.signature()).matches("t=\\d+,v1=[0-9a-f]{64}");
+        assertThat(WebhookSignature.verify(newSecret, after.signature(), after.rawBody(), Instant.now()).valid())
+                .isTrue();
+
+        assertThat(call("POST", "/internal/subscriptions/whs_unknown/rotate-secret", null, 404).get("error")
+                .asString()).isEqualTo("Subscription whs_unknown not found");
+    }
+
     // ---------------------------------------------------------------- matching, dedupe, deletion
 
     @Test
@@ -428,6 +505,10 @@ class WebhookDispatchTest {
             long delay = BACKOFF.toMillis() << (k - 1);
             assertThat(gap).as("gap before attempt %d", k + 1).isBetween(delay - 50, delay + 1500);
         }
+    }
+
+    private static long distinctDeliveries(TestReceiver receiver) {
+        return receiver.received().stream().map(Received::deliveryId).distinct().count();
     }
 
     private TestReceiver receiver(TestReceiver receiver) {
