@@ -4,16 +4,13 @@ import io.orderflow.runner.connectors.InventoryConnector;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.StartFingerprint;
 import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderType;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -51,21 +48,8 @@ public final class Replenishment {
         input.putObject("meta").put("source", "replenishment").put("day", day.toString());
         String orderId = "ord_reorder_" + day.format(DateTimeFormatter.BASIC_ISO_DATE);
         var command = new OrderCommand.StartOrder(orderId, flow.get(), input, Json.object(),
-                fingerprint(flow.get(), input), true);
+                StartFingerprint.of(flow.get().flowId(), null, input, Json.object()), true);
         return Optional.of(new CommandEnvelope(UUID.randomUUID().toString(), REPLY_TO, now, CALLER, command));
     }
 
-    private static String fingerprint(FlowVersion flow, ObjectNode input) {
-        ObjectNode bound = Json.object();
-        bound.put("flowId", flow.flowId());
-        bound.putNull("version");
-        bound.set("input", input);
-        bound.set("vars", Json.object());
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(Json.write(bound).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(hash);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

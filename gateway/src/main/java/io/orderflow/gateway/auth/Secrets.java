@@ -1,11 +1,10 @@
 package io.orderflow.gateway.auth;
 
+import io.orderflow.schemas.signing.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HexFormat;
 
 /** Random secrets and their digests. Token and session values are stored only as their SHA-256. */
 final class Secrets {
@@ -30,7 +29,7 @@ final class Secrets {
     }
 
     static String sha256(String value) {
-        return HexFormat.of().formatHex(digest(value));
+        return Sha256.hex(value);
     }
 
     /** Compares two secrets in time that does not depend on where they differ. */
@@ -39,10 +38,6 @@ final class Secrets {
     }
 
     private static byte[] digest(String value) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.digest(value.getBytes(StandardCharsets.UTF_8));
     }
 }

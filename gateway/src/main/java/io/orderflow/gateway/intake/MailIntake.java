@@ -1,5 +1,6 @@
 package io.orderflow.gateway.intake;
 
+import io.orderflow.schemas.signing.Sha256;
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
@@ -169,19 +170,10 @@ public class MailIntake {
     static String idempotencyKey(InboundMail mail) {
         String id = mail.messageId();
         if (id == null || id.isBlank()) {
-            return "mail-content:" + sha256(mail.sender() + "\n" + mail.subject() + "\n" + mail.documentText());
+            return "mail-content:" + Sha256.hex(mail.sender() + "\n" + mail.subject() + "\n" + mail.documentText());
         }
         String key = "mail:" + id.strip();
-        return key.length() <= 255 ? key : "mail-sha256:" + sha256(id.strip());
-    }
-
-    private static String sha256(String text) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return key.length() <= 255 ? key : "mail-sha256:" + Sha256.hex(id.strip());
     }
 
     /** Waits on the SMTP session's own thread; an unavailable processor or flow is a temporary refusal. */

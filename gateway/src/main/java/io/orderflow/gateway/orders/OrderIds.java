@@ -1,5 +1,6 @@
 package io.orderflow.gateway.orders;
 
+import io.orderflow.schemas.signing.Sha256;
 import io.orderflow.gateway.RandomIds;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -22,7 +23,7 @@ public final class OrderIds {
     }
 
     public static String fromIdempotencyKey(String key) {
-        return "ord_" + sha256Hex(key).substring(0, ID_HEX_CHARS);
+        return "ord_" + Sha256.hex(key).substring(0, ID_HEX_CHARS);
     }
 
     public static String random() {
@@ -33,15 +34,4 @@ public final class OrderIds {
         return id != null && SHAPE.matcher(id).matches();
     }
 
-    static String sha256Hex(String text) {
-        return sha256Hex(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    static String sha256Hex(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is always present", e);
-        }
-    }
 }

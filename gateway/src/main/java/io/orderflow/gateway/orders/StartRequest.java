@@ -1,11 +1,9 @@
 package io.orderflow.gateway.orders;
 
 import io.orderflow.schemas.commands.OrderCommand.StartOrder;
+import io.orderflow.schemas.commands.StartFingerprint;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import org.erdtman.jcs.JsonCanonicalizer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -34,20 +32,7 @@ public record StartRequest(String flowId, Integer version, ObjectNode input, Obj
      * number spelling do not matter; {@code version} is the one asked for ({@code null} when none was).
      */
     public String fingerprint() {
-        ObjectNode bound = Json.object();
-        bound.put("flowId", flowId);
-        if (version == null) {
-            bound.putNull("version");
-        } else {
-            bound.put("version", version);
-        }
-        bound.set("input", input);
-        bound.set("vars", vars);
-        try {
-            return OrderIds.sha256Hex(new JsonCanonicalizer(Json.MAPPER.writeValueAsString(bound)).getEncodedUTF8());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return StartFingerprint.of(flowId, version, input, vars);
     }
 
     /**

@@ -16,8 +16,12 @@ public final class Sha256 {
     }
 
     public static String hex(byte[] bytes) {
+        return HexFormat.of().formatHex(digest(bytes));
+    }
+
+    public static byte[] digest(byte[] bytes) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every Java platform has SHA-256", e);
         }
