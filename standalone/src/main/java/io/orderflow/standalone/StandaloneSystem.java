@@ -7,9 +7,13 @@ import io.orderflow.kafka.EmbeddedKafkaBroker;
 import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.processor.OrderProcessorApplication;
 import io.orderflow.runner.FlowRunnerApplication;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
@@ -17,6 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -40,7 +47,9 @@ public final class StandaloneSystem implements AutoCloseable {
     private static final String NO_SECURITY = "--spring.autoconfigure.exclude="
             + "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
             + "org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration,"
-            + "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration";
+            + "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.actuate.web.reactive."
+            + "ReactiveManagementWebSecurityAutoConfiguration";
 
     private final EmbeddedKafkaBroker broker;
     private final String bootstrapServers;
@@ -63,7 +72,9 @@ public final class StandaloneSystem implements AutoCloseable {
         StandaloneSystem system = atBackgroundPriority(() -> startBackEnd(settings));
         try {
             system.gatewayPort = system.startService("gateway", GatewayApplication.class, system.common,
+                    system.wholeSystemObservability(),
                     "--server.port=" + settings.port(),
+                    "--orderflow.readiness.include=readinessState,kafka,services",
                     "--orderflow.gateway.processor-url=http://127.0.0.1:" + system.processorPort,
                     "--orderflow.gateway.dispatcher-url=http://127.0.0.1:" + system.dispatcherPort,
                     "--orderflow.intake.smtp-port=" + settings.intakeSmtpPort());
@@ -91,11 +102,14 @@ public final class StandaloneSystem implements AutoCloseable {
         try {
             TopicProvisioner.createMissing(bootstrap, PARTITIONS, (short) 1);
             system.processorPort = system.startService("order-processor", OrderProcessorApplication.class,
-                    system.common, "--server.port=0", "--orderflow.streams.advertised-host=127.0.0.1", NO_SECURITY);
-            system.startService("flow-runner", FlowRunnerApplication.class, system.common, NO_SECURITY);
-            system.dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class,
-                    system.common, "--server.port=0", "--orderflow.dispatcher.topic-partitions=" + PARTITIONS,
+                    system.common, NOTHING_MORE, "--server.port=0", "--orderflow.streams.advertised-host=127.0.0.1",
                     NO_SECURITY);
+            // the runner's HTTP serves only its health and metrics, which the gateway's port serves here
+            system.startService("flow-runner", FlowRunnerApplication.class, system.common, NOTHING_MORE,
+                    "--spring.main.web-application-type=none", NO_SECURITY);
+            system.dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class,
+                    system.common, NOTHING_MORE, "--server.port=0",
+                    "--orderflow.dispatcher.topic-partitions=" + PARTITIONS, NO_SECURITY);
         } catch (RuntimeException e) {
             system.close();
             throw e;
@@ -165,8 +179,38 @@ public final class StandaloneSystem implements AutoCloseable {
         }
     }
 
+    private static final ApplicationContextInitializer<ConfigurableApplicationContext> NOTHING_MORE = context -> {
+    };
+
+    /**
+     * What makes the gateway's actuator the whole system's: {@code /actuator/prometheus} scrapes the four services'
+     * registries as one ({@link SystemMetrics}; each meter carries its service's {@code service} tag), and readiness
+     * includes the {@code services} check, the readiness of each service behind the gateway ({@link SystemReadiness}).
+     * Spring Boot's own scrape endpoint backs off when a context has one already.
+     */
+    private ApplicationContextInitializer<ConfigurableApplicationContext> wholeSystemObservability() {
+        Map<String, ApplicationContext> backEnd = new LinkedHashMap<>();
+        List<Supplier<PrometheusRegistry>> registries = new ArrayList<>();
+        for (ConfigurableApplicationContext service : services) {
+            backEnd.put(service.getEnvironment().getProperty("spring.application.name", service.getId()), service);
+            registries.add(() -> service.isActive() ? service.getBean(PrometheusRegistry.class) : null);
+        }
+        return context -> {
+            if (!(context instanceof GenericApplicationContext generic)) {
+                return;
+            }
+            List<Supplier<PrometheusRegistry>> all = new ArrayList<>(registries);
+            all.addFirst(() -> context.isActive() ? context.getBean(PrometheusRegistry.class) : null);
+            generic.registerBean("prometheusEndpoint", PrometheusScrapeEndpoint.class,
+                    () -> new PrometheusScrapeEndpoint(SystemMetrics.registry(all), new Properties()));
+            generic.registerBean("servicesHealthContributor", CompositeHealthContributor.class,
+                    () -> SystemReadiness.of(backEnd));
+        };
+    }
+
     /** Starts one service; answers its web server port, or -1 when it serves no HTTP. */
-    private int startService(String name, Class<?> application, String[] common, String... args) {
+    private int startService(String name, Class<?> application, String[] common,
+                             ApplicationContextInitializer<ConfigurableApplicationContext> more, String... args) {
         String[] all = new String[common.length + args.length];
         System.arraycopy(common, 0, all, 0, common.length);
         System.arraycopy(args, 0, all, common.length, args.length);
@@ -175,7 +219,7 @@ public final class StandaloneSystem implements AutoCloseable {
         try (MDC.MDCCloseable ignored = MDC.putCloseable(ServiceTagConverter.MDC_KEY, name)) {
             context = new SpringApplicationBuilder(application)
                     .properties("spring.config.name=" + name, "spring.application.name=" + name)
-                    .initializers(ownReactorNettyResources(name))
+                    .initializers(ownReactorNettyResources(name), more)
                     .registerShutdownHook(false)
                     .run(all);
         }

@@ -1,0 +1,125 @@
+package io.orderflow.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * What an operator scrapes and probes on the standalone system's one port: {@code /actuator/prometheus} covers the
+ * four services (each meter tagged with its {@code service}), counts the orders started and ended, and carries the
+ * Kafka Streams and Kafka client meters; {@code /actuator/health/readiness} is the whole system's.
+ */
+@ExtendWith(SharedStandalone.class)
+class SystemObservabilityEndToEndTest {
+
+    private static final Pattern LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
+    private static final String FLOW = "storefront_order";
+    private static final String STARTED = "orderflow_orders_started_total";
+    private static final String ENDED = "orderflow_orders_ended_total";
+    private static WebTestClient http;
+    private static int port;
+
+    @BeforeAll
+    static void connect(StandaloneSystem system) {
+        http = SharedStandalone.client(system);
+        port = system.gatewayPort();
+    }
+
+    @Test
+    void one_scrape_counts_the_orders_of_all_four_services_with_their_streams_and_http_meters() throws Exception {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> http.get().uri("/actuator/health/readiness")
+                .exchange().expectStatus().isOk());
+        String before = scrape();
+        double startedBefore = value(before, STARTED, Map.of("flow", FLOW, "service", "order-processor")).orElse(0.0);
+        double completedBefore = value(before, ENDED,
+                Map.of("flow", FLOW, "status", "completed", "service", "order-processor")).orElse(0.0);
+
+        int orders = 3;
+        for (int i = 0; i < orders; i++) {
+            http.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("flowId", FLOW, "input", Map.of("type", FLOW, "customerId", "cus_metrics_" + i,
+                            "currency", "USD", "lines", List.of(Map.of("sku", "MUG", "qty", 1, "unitPrice", 9.5)),
+                            "meta", Map.of("shipTo", "1 Main Street, Springfield"))))
+                    .exchange().expectStatus().isCreated();
+        }
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            String text = scrape();
+            assertThat(value(text, STARTED, Map.of("flow", FLOW, "service", "order-processor")))
+                    .hasValue(startedBefore + orders);
+            assertThat(value(text, ENDED, Map.of("flow", FLOW, "status", "completed", "service", "order-processor")))
+                    .hasValue(completedBefore + orders);
+        });
+
+        String text = scrape();
+        assertThat(List.of("gateway", "order-processor", "flow-runner", "webhook-dispatcher"))
+                .as("every service's JVM meters, tagged with the service")
+                .allSatisfy(service -> assertThat(value(text, "jvm_threads_live_threads", Map.of("service", service)))
+                        .isPresent());
+        assertThat(List.of("order-processor", "flow-runner")).as("both Kafka Streams applications' meters")
+                .allSatisfy(service -> assertThat(value(text, "kafka_stream_thread_process_total",
+                        Map.of("service", service))).hasValueSatisfying(processed -> assertThat(processed)
+                        .isPositive()));
+        assertThat(value(text, "kafka_consumer_fetch_manager_records_lag_max", Map.of("service", "order-processor")))
+                .as("the processor's consumer lag").isPresent();
+        assertThat(value(text, "kafka_consumer_fetch_manager_records_consumed_total",
+                Map.of("service", "webhook-dispatcher"))).as("the dispatcher's Spring Kafka consumers").isPresent();
+        assertThat(value(text, "http_server_requests_seconds_count",
+                Map.of("service", "gateway", "uri", "/api/v1/orders", "method", "POST", "status", "201")))
+                .hasValueSatisfying(count -> assertThat(count).isGreaterThanOrEqualTo(orders));
+    }
+
+    @Test
+    void readiness_on_the_gateway_port_includes_every_service_behind_it() {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> http.get().uri("/actuator/health/readiness")
+                .exchange().expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("UP"));
+        http.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("UP");
+    }
+
+    /** The whole scrape (larger than WebTestClient buffers). */
+    private static String scrape() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://localhost:" + port + "/actuator/prometheus")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        java.nio.file.Files.writeString(java.nio.file.Path.of("/tmp/ops-scrape.txt"), response.body());
+        return response.body();
+    }
+
+    /** The value of the first sample of {@code name} whose labels include {@code labels}. */
+    static Optional<Double> value(String scrape, String name, Map<String, String> labels) {
+        for (String line : scrape.split("\n")) {
+            if (!line.startsWith(name + "{") && !line.startsWith(name + " ")) {
+                continue;
+            }
+            int close = line.lastIndexOf('}');
+            Matcher label = LABEL.matcher(close < 0 ? "" : line.substring(name.length(), close));
+            Map<String, String> found = new HashMap<>();
+            while (label.find()) {
+                found.put(label.group(1), label.group(2));
+            }
+            if (found.entrySet().containsAll(labels.entrySet())) {
+                String sample = close < 0 ? line.substring(name.length()) : line.substring(close + 1);
+                return Optional.of(Double.parseDouble(sample.trim().split(" ")[0]));
+            }
+        }
+        return Optional.empty();
+    }
+}
