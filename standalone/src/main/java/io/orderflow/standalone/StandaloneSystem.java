@@ -98,6 +98,8 @@ public final class StandaloneSystem implements AutoCloseable {
         StandaloneSystem system = new StandaloneSystem(broker, bootstrap, new String[] {
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
                 "--orderflow.data-dir=" + settings.dataDir().toAbsolutePath(),
+                // with LOG_FORMAT=json, each JSON line names its own service (the contexts share one logging system)
+                "--logging.structured.json.customizer=" + ServiceJsonMember.class.getName(),
         });
         try {
             TopicProvisioner.createMissing(bootstrap, PARTITIONS, (short) 1);

@@ -99,7 +99,6 @@ class SystemObservabilityEndToEndTest {
                 URI.create("http://localhost:" + port + "/actuator/prometheus")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
-        java.nio.file.Files.writeString(java.nio.file.Path.of("/tmp/ops-scrape.txt"), response.body());
         return response.body();
     }
 
