@@ -76,10 +76,17 @@ class SystemObservabilityEndToEndTest {
                 .allSatisfy(service -> assertThat(value(text, "kafka_stream_thread_process_total",
                         Map.of("service", service))).hasValueSatisfying(processed -> assertThat(processed)
                         .isPositive()));
+        assertThat(value(text, "orderflow_nodes_executions_total",
+                Map.of("type", "end", "result", "end", "service", "flow-runner")))
+                .as("the runner's node executions")
+                .hasValueSatisfying(ends -> assertThat(ends).isGreaterThanOrEqualTo(orders));
         assertThat(value(text, "kafka_consumer_fetch_manager_records_lag_max", Map.of("service", "order-processor")))
                 .as("the processor's consumer lag").isPresent();
         assertThat(value(text, "kafka_consumer_fetch_manager_records_consumed_total",
                 Map.of("service", "webhook-dispatcher"))).as("the dispatcher's Spring Kafka consumers").isPresent();
+        assertThat(value(text, "kafka_producer_record_send_total", Map.of("service", "gateway")))
+                .as("the gateway's command producer")
+                .hasValueSatisfying(sent -> assertThat(sent).isGreaterThanOrEqualTo(orders));
         assertThat(value(text, "http_server_requests_seconds_count",
                 Map.of("service", "gateway", "uri", "/api/v1/orders", "method", "POST", "status", "201")))
                 .hasValueSatisfying(count -> assertThat(count).isGreaterThanOrEqualTo(orders));

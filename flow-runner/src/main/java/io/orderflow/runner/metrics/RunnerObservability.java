@@ -6,6 +6,9 @@ import io.orderflow.kafka.observability.StreamsMeters;
 import io.orderflow.kafka.observability.StreamsReadiness;
 import io.orderflow.runner.RunnerProperties;
 import io.orderflow.runner.RunnerStreams;
+import io.orderflow.runner.nodes.NodeCatalogue;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,6 +29,18 @@ class RunnerObservability {
     @Bean
     BrokerReachability kafkaHealthIndicator(RunnerProperties settings) {
         return new BrokerReachability(settings.kafka().bootstrapServers());
+    }
+
+    /** The catalogue's nodes, counted ({@link NodeMeters}). */
+    @Bean
+    static BeanPostProcessor countedNodes(ObjectProvider<MeterRegistry> registry) {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String name) {
+                return bean instanceof NodeCatalogue catalogue
+                        ? NodeMeters.counted(catalogue, registry.getObject()) : bean;
+            }
+        };
     }
 
     @Bean
