@@ -69,6 +69,7 @@ public final class StandaloneSystem implements AutoCloseable {
 
     public static StandaloneSystem start(StandaloneSettings settings) {
         long started = System.nanoTime();
+        JsonLogging.initializeIfAsked();
         StandaloneSystem system = atBackgroundPriority(() -> startBackEnd(settings));
         try {
             system.gatewayPort = system.startService("gateway", GatewayApplication.class, system.common,
