@@ -41,6 +41,7 @@ class FlowRunnerKafkaTest {
     void seedsFlowsAndRunsAStorefrontOrderToCompleted() throws Exception {
         String bootstrap = TestKafka.bootstrapServers();
         String[] args = {
+                "--server.port=0",
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
                 "--orderflow.data-dir=" + TestKafka.uniqueStateDir("runner-data"),
                 "--orderflow.streams.application-id=" + TestKafka.uniqueApplicationId("runner-it")};

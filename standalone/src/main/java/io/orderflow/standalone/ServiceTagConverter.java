@@ -31,6 +31,11 @@ public final class ServiceTagConverter extends ClassicConverter {
 
     @Override
     public String convert(ILoggingEvent event) {
+        return serviceOf(event);
+    }
+
+    /** The service a line came from; the {@code service} member of JSON lines too ({@link ServiceJsonMember}). */
+    static String serviceOf(ILoggingEvent event) {
         String starting = event.getMDCPropertyMap().get(MDC_KEY);
         if (starting != null) {
             return starting;

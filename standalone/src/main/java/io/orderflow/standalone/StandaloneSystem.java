@@ -7,9 +7,13 @@ import io.orderflow.kafka.EmbeddedKafkaBroker;
 import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.processor.OrderProcessorApplication;
 import io.orderflow.runner.FlowRunnerApplication;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
@@ -17,6 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusScrapeEndpoint;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -40,7 +47,9 @@ public final class StandaloneSystem implements AutoCloseable {
     private static final String NO_SECURITY = "--spring.autoconfigure.exclude="
             + "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
             + "org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration,"
-            + "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration";
+            + "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.actuate.web.reactive."
+            + "ReactiveManagementWebSecurityAutoConfiguration";
     /**
      * The internal APIs of the processor and the dispatcher listen on loopback only: the gateway, in this JVM, is their
      * one caller. Only the gateway's HTTP port and the mail intake's SMTP port face the network (the in-process
@@ -66,10 +75,13 @@ public final class StandaloneSystem implements AutoCloseable {
 
     public static StandaloneSystem start(StandaloneSettings settings) {
         long started = System.nanoTime();
+        JsonLogging.initializeIfAsked();
         StandaloneSystem system = atBackgroundPriority(() -> startBackEnd(settings));
         try {
             system.gatewayPort = system.startService("gateway", GatewayApplication.class, system.common,
+                    system.wholeSystemObservability(),
                     "--server.port=" + settings.port(),
+                    "--orderflow.readiness.include=readinessState,kafka,services",
                     "--orderflow.gateway.processor-url=http://127.0.0.1:" + system.processorPort,
                     "--orderflow.gateway.dispatcher-url=http://127.0.0.1:" + system.dispatcherPort,
                     "--orderflow.intake.smtp-port=" + settings.intakeSmtpPort(),
@@ -94,15 +106,19 @@ public final class StandaloneSystem implements AutoCloseable {
         StandaloneSystem system = new StandaloneSystem(broker, bootstrap, new String[] {
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
                 "--orderflow.data-dir=" + settings.dataDir().toAbsolutePath(),
+                // with LOG_FORMAT=json, each JSON line names its own service (the contexts share one logging system)
+                "--logging.structured.json.customizer=" + ServiceJsonMember.class.getName(),
         });
         try {
             TopicProvisioner.createMissing(bootstrap, PARTITIONS, (short) 1);
             system.processorPort = system.startService("order-processor", OrderProcessorApplication.class,
-                    system.common, "--server.port=0", LOOPBACK_ONLY, "--orderflow.streams.advertised-host=127.0.0.1",
-                    NO_SECURITY);
-            system.startService("flow-runner", FlowRunnerApplication.class, system.common, NO_SECURITY);
+                    system.common, NOTHING_MORE, "--server.port=0", LOOPBACK_ONLY,
+                    "--orderflow.streams.advertised-host=127.0.0.1", NO_SECURITY);
+            // the runner's HTTP serves only its health and metrics, which the gateway's port serves here
+            system.startService("flow-runner", FlowRunnerApplication.class, system.common, NOTHING_MORE,
+                    "--spring.main.web-application-type=none", NO_SECURITY);
             system.dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class,
-                    system.common, "--server.port=0", LOOPBACK_ONLY,
+                    system.common, NOTHING_MORE, "--server.port=0", LOOPBACK_ONLY,
                     "--orderflow.dispatcher.topic-partitions=" + PARTITIONS, NO_SECURITY);
         } catch (RuntimeException e) {
             system.close();
@@ -183,8 +199,38 @@ public final class StandaloneSystem implements AutoCloseable {
         }
     }
 
+    private static final ApplicationContextInitializer<ConfigurableApplicationContext> NOTHING_MORE = context -> {
+    };
+
+    /**
+     * What makes the gateway's actuator the whole system's: {@code /actuator/prometheus} scrapes the four services'
+     * registries as one ({@link SystemMetrics}; each meter carries its service's {@code service} tag), and readiness
+     * includes the {@code services} check, the readiness of each service behind the gateway ({@link SystemReadiness}).
+     * Spring Boot's own scrape endpoint backs off when a context has one already.
+     */
+    private ApplicationContextInitializer<ConfigurableApplicationContext> wholeSystemObservability() {
+        Map<String, ApplicationContext> backEnd = new LinkedHashMap<>();
+        List<Supplier<PrometheusRegistry>> registries = new ArrayList<>();
+        for (ConfigurableApplicationContext service : services) {
+            backEnd.put(service.getEnvironment().getProperty("spring.application.name", service.getId()), service);
+            registries.add(() -> service.isActive() ? service.getBean(PrometheusRegistry.class) : null);
+        }
+        return context -> {
+            if (!(context instanceof GenericApplicationContext generic)) {
+                return;
+            }
+            List<Supplier<PrometheusRegistry>> all = new ArrayList<>(registries);
+            all.addFirst(() -> context.isActive() ? context.getBean(PrometheusRegistry.class) : null);
+            generic.registerBean("prometheusEndpoint", PrometheusScrapeEndpoint.class,
+                    () -> new PrometheusScrapeEndpoint(SystemMetrics.registry(all), new Properties()));
+            generic.registerBean("servicesHealthContributor", CompositeHealthContributor.class,
+                    () -> SystemReadiness.of(backEnd));
+        };
+    }
+
     /** Starts one service; answers its web server port, or -1 when it serves no HTTP. */
-    private int startService(String name, Class<?> application, String[] common, String... args) {
+    private int startService(String name, Class<?> application, String[] common,
+                             ApplicationContextInitializer<ConfigurableApplicationContext> more, String... args) {
         String[] all = new String[common.length + args.length];
         System.arraycopy(common, 0, all, 0, common.length);
         System.arraycopy(args, 0, all, common.length, args.length);
@@ -193,7 +239,7 @@ public final class StandaloneSystem implements AutoCloseable {
         try (MDC.MDCCloseable ignored = MDC.putCloseable(ServiceTagConverter.MDC_KEY, name)) {
             context = new SpringApplicationBuilder(application)
                     .properties("spring.config.name=" + name, "spring.application.name=" + name)
-                    .initializers(ownReactorNettyResources(name))
+                    .initializers(ownReactorNettyResources(name), more)
                     .registerShutdownHook(false)
                     .run(all);
         }

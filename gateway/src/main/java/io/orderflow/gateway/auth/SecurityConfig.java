@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
 import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
@@ -26,6 +27,7 @@ import org.springframework.security.web.server.context.NoOpServerSecurityContext
 import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher.MatchResult;
+import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
 import reactor.core.publisher.Mono;
 
 /**
@@ -69,6 +71,7 @@ class SecurityConfig {
                 .requestCache(cache -> cache.requestCache(NoOpServerRequestCache.getInstance()))
                 .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
                 .addFilterAt(authentication, SecurityWebFiltersOrder.AUTHENTICATION)
+                .addFilterAt(healthCaller(authenticator, clientAddress), SecurityWebFiltersOrder.AUTHENTICATION)
                 .authorizeExchange(routes -> {
                     for (Rule rule : RouteRules.RULES) {
                         var route = routes.pathMatchers(rule.method(), rule.path());
@@ -84,6 +87,21 @@ class SecurityConfig {
                                         .map(Role::needed)
                                         .orElse("Not allowed")))))
                 .build();
+    }
+
+    /**
+     * {@code GET /health} needs nobody, but answers an operator more (HealthController): credentials that come with it
+     * are checked, and credentials that fail leave the caller anonymous rather than answering 401.
+     */
+    private static AuthenticationWebFilter healthCaller(PrincipalAuthenticator authenticator,
+                                                        ClientAddress clientAddress) {
+        AuthenticationWebFilter health = new AuthenticationWebFilter(authenticator);
+        health.setServerAuthenticationConverter(new DelegatingServerAuthenticationConverter(
+                bearer(clientAddress), sessionCookie()));
+        health.setRequiresAuthenticationMatcher(ServerWebExchangeMatchers.pathMatchers(HttpMethod.GET, "/health"));
+        health.setSecurityContextRepository(NoOpServerSecurityContextRepository.getInstance());
+        health.setAuthenticationFailureHandler((filter, e) -> filter.getChain().filter(filter.getExchange()));
+        return health;
     }
 
     /** Authentication runs on every route that has a caller: not on the open ones, nor on the signed endpoint. */

@@ -1,5 +1,7 @@
 package io.orderflow.gateway.commands;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.RandomIds;
 import io.orderflow.gateway.api.ApiException;
@@ -26,6 +28,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -50,10 +53,14 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
      */
     private volatile ExecutorService sender;
     private final Map<String, CompletableFuture<CommandReply>> pending = new ConcurrentHashMap<>();
+    /** The producer's own metrics as meters ({@code kafka.producer.*}), read at scrape time. */
+    private final ObjectProvider<MeterRegistry> meters;
+    private volatile KafkaClientMetrics producerMeters;
 
-    public CommandBus(KafkaSettings kafka, GatewayProperties settings) {
+    public CommandBus(KafkaSettings kafka, GatewayProperties settings, ObjectProvider<MeterRegistry> meters) {
         this.kafka = kafka;
         this.settings = settings;
+        this.meters = meters;
         this.clock = Clock.systemUTC();
     }
 
@@ -125,12 +132,15 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
     @Override
     protected void started() {
         producer = newProducer();
+        producerMeters = new KafkaClientMetrics(producer);
+        meters.ifAvailable(producerMeters::bindTo);
         sender = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("commands-sender").daemon().factory());
     }
 
     @Override
     protected void stopping() {
         sender.close();
+        producerMeters.close();
         producer.close();
     }
 }

@@ -2,12 +2,15 @@ package io.orderflow.processor.streams;
 
 import io.orderflow.kafka.StreamsApp;
 import io.orderflow.processor.ProcessorProperties;
+import io.orderflow.processor.order.OrderApplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.stereotype.Component;
@@ -31,12 +34,24 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
     private static final Logger log = LoggerFactory.getLogger(OrderStreams.class);
 
     private final ProcessorProperties settings;
+    private final OrderAgent.Applier applier;
     private final LiveOrders live;
     private volatile KafkaStreams streams;
     private volatile HostInfo self;
 
     public OrderStreams(ProcessorProperties settings) {
+        this(settings, OrderApplier::applyAll);
+    }
+
+    /** @param applier applies the agent's facts: {@link OrderApplier#applyAll}, or a bean that observes it */
+    @Autowired
+    public OrderStreams(ProcessorProperties settings, ObjectProvider<OrderAgent.Applier> applier) {
+        this(settings, applier.getIfAvailable(() -> OrderApplier::applyAll));
+    }
+
+    private OrderStreams(ProcessorProperties settings, OrderAgent.Applier applier) {
         this.settings = settings;
+        this.applier = applier;
         this.live = new LiveOrders(settings.streams().liveOrdersPerPartition());
     }
 
@@ -46,8 +61,8 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
             return;
         }
         self = new HostInfo(advertisedHost(), event.getWebServer().getPort());
-        streams = StreamsApp.start("Order processor",
-                OrderTopology.build(settings.agentSettings(), Clock.systemUTC(), live), properties(self));
+        streams = StreamsApp.start("Order processor", OrderTopology.build(settings.agentSettings(), Clock.systemUTC(),
+                OrderTopology.SWEEP_BUDGET, applier, live), properties(self));
         log.info("Order processor streams started, serving queries as {}:{}", self.host(), self.port());
     }
 

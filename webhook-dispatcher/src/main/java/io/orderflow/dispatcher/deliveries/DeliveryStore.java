@@ -1,5 +1,6 @@
 package io.orderflow.dispatcher.deliveries;
 
+import io.orderflow.dispatcher.metrics.DeliveryMeters;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.CompactedTopicView;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
 
@@ -32,10 +34,15 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
     private final Map<String, Map<String, Delivery>> bySubscription = new ConcurrentHashMap<>();
     private final Map<String, String> subscriptionOf = new ConcurrentHashMap<>();
 
-    public DeliveryStore(KafkaTemplate<String, String> kafka, KafkaSettings kafkaProperties) {
+    /** Counts what {@link #record} writes, by outcome; absent where no meter registry is. */
+    private final DeliveryMeters meters;
+
+    public DeliveryStore(KafkaTemplate<String, String> kafka, KafkaSettings kafkaProperties,
+                         ObjectProvider<DeliveryMeters> meters) {
         super(kafkaProperties.bootstrapServers(), Topics.WEBHOOK_DELIVERIES.name(), new StringDeserializer(),
                 new StringDeserializer());
         this.kafka = kafka;
+        this.meters = meters.getIfAvailable();
     }
 
     @Override
@@ -76,6 +83,11 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
     /** Writes a status change; completes when the broker has it. */
     public CompletableFuture<Delivery> record(Delivery delivery) {
         return kafka.send(Topics.WEBHOOK_DELIVERIES.name(), delivery.id(), Json.write(delivery))
-                .thenApply(ignored -> delivery);
+                .thenApply(ignored -> {
+                    if (meters != null) {
+                        meters.recorded(delivery);
+                    }
+                    return delivery;
+                });
     }
 }

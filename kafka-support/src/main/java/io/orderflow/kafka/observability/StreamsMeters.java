@@ -1,0 +1,68 @@
+package io.orderflow.kafka.observability;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.KafkaStreams;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.context.event.ApplicationStartedEvent;
+import org.springframework.context.ApplicationListener;
+
+/**
+ * Binds Micrometer's {@link KafkaStreamsMetrics} to a service's Kafka Streams application once the application context
+ * has started (the application is created while the context starts: when the web server has its port, or as a
+ * lifecycle bean). Kafka's own metrics become meters named {@code kafka.stream.*}, {@code kafka.consumer.*} (with the
+ * consumer lag {@code kafka.consumer.fetch.manager.records.lag.max} per topic and partition), {@code kafka.producer.*}
+ * and {@code kafka.admin.*}; the meters read Kafka's values at scrape time, so the stream threads do no extra work.
+ * Metrics Kafka adds later (a partition's lag once it is assigned) are picked up every {@link #REFRESH}.
+ */
+public final class StreamsMeters implements ApplicationListener<ApplicationStartedEvent>, DisposableBean {
+
+    static final Duration REFRESH = Duration.ofSeconds(15);
+
+    private final Supplier<KafkaStreams> streams;
+    private final MeterRegistry registry;
+    private final String application;
+    private KafkaStreamsMetrics bound;
+    private ScheduledExecutorService refresher;
+
+    /**
+     * @param streams     the application once created, else {@code null}
+     * @param application the application's name, the {@code application} tag of its meters
+     */
+    public StreamsMeters(Supplier<KafkaStreams> streams, MeterRegistry registry, String application) {
+        this.streams = streams;
+        this.registry = registry;
+        this.application = application;
+    }
+
+    @Override
+    public synchronized void onApplicationEvent(ApplicationStartedEvent event) {
+        KafkaStreams current = streams.get();
+        if (bound != null || current == null) {
+            return;
+        }
+        refresher = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, application + "-meters");
+            thread.setDaemon(true);
+            return thread;
+        });
+        bound = new KafkaStreamsMetrics(current, Tags.of("application", application), refresher, REFRESH);
+        bound.bindTo(registry);
+    }
+
+    @Override
+    public synchronized void destroy() {
+        if (bound != null) {
+            bound.close();
+            bound = null;
+        }
+        if (refresher != null) {
+            refresher.shutdownNow();
+        }
+    }
+}

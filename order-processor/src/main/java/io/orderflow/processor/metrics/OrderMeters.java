@@ -1,0 +1,70 @@
+package io.orderflow.processor.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.processor.order.OrderFact;
+import io.orderflow.processor.order.OrderState;
+import io.orderflow.processor.streams.OrderAgent;
+import io.orderflow.schemas.model.OrderStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Orders started and ended, by flow (and end status), counted where the agent applies a decision's facts: an order
+ * starts with its {@link OrderFact.OrderStarted} fact and ends when a state that was not terminal becomes terminal
+ * ({@code completed}, {@code declined}, {@code cancelled}, {@code failed}, {@code rolled_back}); a {@code cancelled}
+ * order that later rolls back ends once. Counted as applied: a record whose exactly-once transaction aborts and is
+ * processed again counts again, which only a crash or a failing record causes.
+ *
+ * <p>Meters: {@code orderflow.orders.started{flow}} and {@code orderflow.orders.ended{flow,status}}. A counter is
+ * made on a flow's first order and found by a map lookup after that, so the stream thread allocates nothing per order.
+ */
+public final class OrderMeters {
+
+    static final String STARTED = "orderflow.orders.started";
+    static final String ENDED = "orderflow.orders.ended";
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> started = new ConcurrentHashMap<>();
+    private final Map<String, Map<OrderStatus, Counter>> ended = new ConcurrentHashMap<>();
+
+    public OrderMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** {@code applier}, counting the starts and ends of what it applies. */
+    public OrderAgent.Applier observing(OrderAgent.Applier applier) {
+        return (before, facts, now) -> {
+            OrderState after = applier.applyAll(before, facts, now);
+            observe(before, facts, after);
+            return after;
+        };
+    }
+
+    void observe(OrderState before, List<OrderFact> facts, OrderState after) {
+        if (after == null) {
+            return;
+        }
+        for (OrderFact fact : facts) {
+            if (fact instanceof OrderFact.OrderStarted) {
+                started.computeIfAbsent(flowOf(after), flow -> Counter.builder(STARTED)
+                        .description("Orders started").tag("flow", flow).register(registry)).increment();
+                break;
+            }
+        }
+        boolean wasOpen = before == null || before.status() == null || !before.status().terminal();
+        if (wasOpen && after.status() != null && after.status().terminal()) {
+            String flow = flowOf(after);
+            ended.computeIfAbsent(flow, f -> new ConcurrentHashMap<>())
+                    .computeIfAbsent(after.status(), status -> Counter.builder(ENDED)
+                            .description("Orders that reached an end status").tag("flow", flow)
+                            .tag("status", status.wire()).register(registry))
+                    .increment();
+        }
+    }
+
+    private static String flowOf(OrderState state) {
+        return state.flow() != null && state.flow().flowId() != null ? state.flow().flowId() : "unknown";
+    }
+}
