@@ -49,9 +49,10 @@ class FlowRunnerKafkaTest {
                 Clock.systemUTC());
 
         try (ConfigurableApplicationContext app = FlowRunnerApplication.application().run(args)) {
+            // the test broker's flows topic is shared with other test classes, which publish flows of their own
             Map<String, FlowRecord> flows = publisher.readAll();
-            assertThat(flows).containsOnlyKeys(FlowFiles.SEEDED);
-            assertThat(flows.values()).allSatisfy(f -> assertThat(f.publishedVersion()).isEqualTo(1));
+            assertThat(flows).containsKeys(FlowFiles.SEEDED.toArray(String[]::new));
+            assertThat(FlowFiles.SEEDED).allSatisfy(id -> assertThat(flows.get(id).publishedVersion()).isEqualTo(1));
 
             assertThat(publisher.seed(FlowFiles.seeded())).as("seeding again publishes nothing").isEmpty();
 

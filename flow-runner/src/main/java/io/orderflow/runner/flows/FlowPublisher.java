@@ -13,14 +13,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,10 +32,24 @@ import org.slf4j.LoggerFactory;
  * Publishes flows on the compacted {@code flows} topic: reads the topic to its end, validates, and appends an
  * immutable version ({@code 1} for a new flow, else the latest plus one). Seeding publishes version 1 only for
  * flows that are missing, so it is idempotent.
+ *
+ * <p>Publication is a compare-and-set with one writer at a time: every publisher (a runner seeding at start, the
+ * publish command) writes in a Kafka transaction under the same transactional id. Starting a transaction fences any
+ * other publisher and aborts its open transaction, and the flows are read only after that, so two publishers racing
+ * cannot both write "latest + 1": the one fenced gets {@link ProducerFencedException} on commit, reads again and
+ * tries again with the next version.
  */
 public final class FlowPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(FlowPublisher.class);
+    /** The one transactional id of every flow publisher (see the class comment). */
+    static final String TRANSACTIONAL_ID = "orderflow-flow-publisher";
+    /**
+     * Attempts at one publication while other publishers keep fencing it. Each starts after a random pause that grows
+     * with the attempt, so racing publishers fall out of step and one of them commits.
+     */
+    private static final int ATTEMPTS = 10;
+    private static final long PAUSE_MS = 50;
 
     private final String bootstrapServers;
     private final FlowValidator validator;
@@ -46,10 +64,8 @@ public final class FlowPublisher {
     /** Publishes the seeded flows that the topic does not have yet; returns the ids published. */
     public List<String> seed(List<FlowDefinition> flows) {
         flows.forEach(validator::validate);
-        Map<String, FlowRecord> existing = readAll();
-        List<FlowRecord> missing = flows.stream().filter(f -> !existing.containsKey(f.id()))
-                .map(f -> next(null, f)).toList();
-        write(missing);
+        List<FlowRecord> missing = exclusively(existing -> flows.stream().filter(f -> !existing.containsKey(f.id()))
+                .map(f -> next(null, f)).toList());
         log.info("Seeded flows {} ({} already present)", missing.stream().map(FlowRecord::id).toList(),
                 flows.size() - missing.size());
         return missing.stream().map(FlowRecord::id).toList();
@@ -58,9 +74,7 @@ public final class FlowPublisher {
     /** Publishes {@code flow} as its next version; returns the record written. */
     public FlowRecord publish(FlowDefinition flow) {
         validator.validate(flow);
-        FlowRecord record = next(readAll().get(flow.id()), flow);
-        write(List.of(record));
-        return record;
+        return exclusively(existing -> List.of(next(existing.get(flow.id()), flow))).getFirst();
     }
 
     /** The record after publishing {@code flow} onto {@code current} (which may be {@code null}). */
@@ -104,25 +118,55 @@ public final class FlowPublisher {
         return flows;
     }
 
-    private void write(List<FlowRecord> records) {
-        if (records.isEmpty()) {
-            return;
+    /**
+     * Writes what {@code change} makes of the flows as they are, as the only publisher: the flows are read after this
+     * publisher has fenced every other, and written in one transaction; a publisher fenced in turn before it
+     * committed starts over.
+     */
+    private List<FlowRecord> exclusively(Function<Map<String, FlowRecord>, List<FlowRecord>> change) {
+        for (int attempt = 1; ; attempt++) {
+            try (var producer = new KafkaProducer<>(producerProperties(), Topics.FLOWS.keySerde().serializer(),
+                    Topics.FLOWS.valueSerde().serializer())) {
+                producer.initTransactions();
+                List<FlowRecord> records = change.apply(readAll());
+                if (records.isEmpty()) {
+                    return records;
+                }
+                producer.beginTransaction();
+                for (FlowRecord record : records) {
+                    producer.send(new ProducerRecord<>(Topics.FLOWS.name(), record.id(), record));
+                }
+                producer.commitTransaction();
+                return records;
+            } catch (ProducerFencedException | InvalidProducerEpochException e) {
+                if (attempt >= ATTEMPTS) {
+                    throw new IllegalStateException("Could not publish flows: other publishers kept writing", e);
+                }
+                log.info("Another flow publisher wrote first; reading the flows again (attempt {} of {})", attempt,
+                        ATTEMPTS);
+                pause(attempt);
+            } catch (KafkaException e) {
+                throw new IllegalStateException("Could not publish flows: " + e.getMessage(), e);
+            }
         }
+    }
+
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(PAUSE_MS * attempt, 2 * PAUSE_MS * attempt + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while publishing flows", e);
+        }
+    }
+
+    private Properties producerProperties() {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, TRANSACTIONAL_ID);
         props.putAll(SocketBuffers.client());
-        try (var producer = new KafkaProducer<>(props, Topics.FLOWS.keySerde().serializer(),
-                Topics.FLOWS.valueSerde().serializer())) {
-            for (FlowRecord record : records) {
-                producer.send(new ProducerRecord<>(Topics.FLOWS.name(), record.id(), record)).get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while publishing flows", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("Could not publish flows: " + e.getCause().getMessage(), e.getCause());
-        }
+        return props;
     }
 }
