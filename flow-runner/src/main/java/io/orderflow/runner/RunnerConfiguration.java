@@ -1,5 +1,6 @@
 package io.orderflow.runner;
 
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.runner.connectors.Connectors;
 import io.orderflow.runner.flows.FlowPublisher;
 import io.orderflow.runner.flows.FlowValidator;
@@ -21,6 +22,12 @@ public class RunnerConfiguration {
     @Bean
     Clock runnerClock() {
         return Clock.systemUTC();
+    }
+
+    /** Where the cluster is, for the parts of the runner that hold no other settings (the replenishment job). */
+    @Bean
+    KafkaSettings kafkaSettings(RunnerProperties properties) {
+        return properties.kafka();
     }
 
     @Bean

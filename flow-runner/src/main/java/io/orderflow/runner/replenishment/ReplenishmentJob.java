@@ -1,7 +1,7 @@
 package io.orderflow.runner.replenishment;
 
 import io.orderflow.kafka.SocketBuffers;
-import io.orderflow.runner.RunnerProperties;
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.runner.flows.FlowPublisher;
 import io.orderflow.schemas.topics.Topics;
 import java.time.Clock;
@@ -23,14 +23,14 @@ public class ReplenishmentJob {
 
     private final Replenishment replenishment;
     private final FlowPublisher flows;
-    private final RunnerProperties properties;
+    private final KafkaSettings kafka;
     private final Clock clock;
 
-    public ReplenishmentJob(Replenishment replenishment, FlowPublisher flows, RunnerProperties properties,
+    public ReplenishmentJob(Replenishment replenishment, FlowPublisher flows, KafkaSettings kafka,
                             Clock clock) {
         this.replenishment = replenishment;
         this.flows = flows;
-        this.properties = properties;
+        this.kafka = kafka;
         this.clock = clock;
     }
 
@@ -43,7 +43,7 @@ public class ReplenishmentJob {
             return;
         }
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, properties.kafka().bootstrapServers());
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         props.putAll(SocketBuffers.client());
         try (var producer = new KafkaProducer<>(props, Topics.ORDER_COMMANDS.keySerde().serializer(),
                 Topics.ORDER_COMMANDS.valueSerde().serializer())) {
