@@ -1,5 +1,6 @@
 package io.orderflow.runner;
 
+import io.orderflow.kafka.KafkaSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -44,8 +45,8 @@ class FlowRunnerKafkaTest {
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
                 "--orderflow.data-dir=" + TestKafka.uniqueStateDir("runner-data"),
                 "--orderflow.streams.application-id=" + TestKafka.uniqueApplicationId("runner-it")};
-        FlowPublisher publisher = new FlowPublisher(bootstrap, new FlowValidator(NodeCatalogue.standard()),
-                Clock.systemUTC());
+        FlowPublisher publisher = new FlowPublisher(new KafkaSettings(bootstrap),
+                new FlowValidator(NodeCatalogue.standard()), Clock.systemUTC());
 
         try (ConfigurableApplicationContext app = FlowRunnerApplication.application().run(args)) {
             Map<String, FlowRecord> flows = publisher.readAll();

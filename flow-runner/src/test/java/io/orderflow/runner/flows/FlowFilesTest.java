@@ -1,5 +1,6 @@
 package io.orderflow.runner.flows;
 
+import io.orderflow.kafka.KafkaSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -99,7 +100,7 @@ class FlowFilesTest {
     @Test
     void publishingAppendsAnImmutableVersion() {
         Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
-        FlowPublisher publisher = new FlowPublisher("unused:9092", validator, clock);
+        FlowPublisher publisher = new FlowPublisher(new KafkaSettings("unused:9092"), validator, clock);
         FlowDefinition flow = FlowFiles.builtIn("storefront_order");
 
         FlowRecord first = publisher.next(null, flow);

@@ -33,7 +33,7 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
     private final Map<String, String> subscriptionOf = new ConcurrentHashMap<>();
 
     public DeliveryStore(KafkaTemplate<String, String> kafka, KafkaSettings kafkaProperties) {
-        super(kafkaProperties.bootstrapServers(), Topics.WEBHOOK_DELIVERIES.name(), new StringDeserializer(),
+        super(kafkaProperties, Topics.WEBHOOK_DELIVERIES.name(), new StringDeserializer(),
                 new StringDeserializer());
         this.kafka = kafka;
     }
