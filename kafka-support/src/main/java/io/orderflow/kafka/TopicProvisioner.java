@@ -145,10 +145,11 @@ public final class TopicProvisioner {
             message.append(" missing ").append(missing).append(';');
         }
         if (!wrong.isEmpty()) {
-            message.append(" expected ").append(expected).append(" partitions but found ").append(wrong).append(';');
+            message.append(" expected ").append(expected).append(" partitions but found ").append(wrong)
+                    .append(" (an order's records must meet in the same partition number of every topic: delete and"
+                            + " recreate these);");
         }
-        message.append(" create the missing topics with TOPIC_PARTITIONS=").append(expected).append(' ')
-                .append(PROVISION_COMMAND).append(" (a topic with the wrong partition count must be recreated)");
+        message.append(" provision with: TOPIC_PARTITIONS=").append(expected).append(' ').append(PROVISION_COMMAND);
         throw new IllegalStateException(message.toString());
     }
 
