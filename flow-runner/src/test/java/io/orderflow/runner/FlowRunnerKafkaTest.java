@@ -1,9 +1,9 @@
 package io.orderflow.runner;
 
-import io.orderflow.kafka.KafkaSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.runner.flows.FlowFiles;
 import io.orderflow.runner.flows.FlowPublisher;

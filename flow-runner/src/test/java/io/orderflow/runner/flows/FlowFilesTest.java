@@ -1,9 +1,9 @@
 package io.orderflow.runner.flows;
 
-import io.orderflow.kafka.KafkaSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.runner.nodes.NodeCatalogue;
 import io.orderflow.schemas.flows.EdgeDefinition;
 import io.orderflow.schemas.flows.FlowDefinition;
