@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
@@ -32,6 +33,8 @@ public final class TopicProvisioner {
     private static final Logger log = LoggerFactory.getLogger(TopicProvisioner.class);
     /** How long an admin call may take before a start fails, instead of hanging on a cluster it cannot reach. */
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a start check waits for topics that are missing at first (just created, not yet in metadata). */
+    private static final Duration NEW_TOPIC_GRACE = Duration.ofSeconds(5);
     /** How to create the topics outside the standalone system, named in the error of a service that misses them. */
     public static final String PROVISION_COMMAND = "java -cp <any service jar> -Dloader.main="
             + TopicProvisioner.class.getName() + " org.springframework.boot.loader.launch.PropertiesLauncher";
@@ -52,7 +55,7 @@ public final class TopicProvisioner {
             createMissing(KafkaSettings.fromEnvironment(env),
                     Integer.parseInt(env.getOrDefault("TOPIC_PARTITIONS", "6").strip()));
         } catch (RuntimeException e) {
-            System.err.println(e.getMessage() + (e.getCause() == null ? "" : ": " + e.getCause().getMessage()));
+            System.err.println(reasons(e));
             System.exit(1);
         }
     }
@@ -113,7 +116,7 @@ public final class TopicProvisioner {
         Map<String, Integer> found = new TreeMap<>();
         List<String> missing = new ArrayList<>();
         try (Admin admin = admin(kafka)) {
-            Set<String> existing = admin.listTopics().names().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            Set<String> existing = existingTopics(admin, names);
             names.stream().filter(name -> !existing.contains(name)).forEach(missing::add);
             List<String> present = names.stream().filter(existing::contains).toList();
             if (!present.isEmpty()) {
@@ -135,8 +138,8 @@ public final class TopicProvisioner {
         Map<String, Integer> wrong = new TreeMap<>(found);
         wrong.values().removeIf(count -> count == expected);
         if (missing.isEmpty() && wrong.isEmpty()) {
-            log.info("Topics checked on {}: all {} present with {} partitions", kafka.bootstrapServers(), names.size(),
-                    expected);
+            log.info("Topics checked on {} (client properties {}): all {} present with {} partitions",
+                    kafka.bootstrapServers(), kafka.passThroughNames(), names.size(), expected);
             return;
         }
         StringBuilder message = new StringBuilder("Kafka topics at " + kafka.bootstrapServers() + " are not as this "
@@ -153,17 +156,54 @@ public final class TopicProvisioner {
         throw new IllegalStateException(message.toString());
     }
 
+    /**
+     * The cluster's topics; while some of {@code needed} are not among them, asks again for a few seconds, since a
+     * topic the provisioner has just created reaches every broker's metadata a moment later.
+     */
+    private static Set<String> existingTopics(Admin admin, List<String> needed)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + NEW_TOPIC_GRACE.toNanos();
+        while (true) {
+            Set<String> existing = admin.listTopics().names().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (existing.containsAll(needed) || System.nanoTime() > deadline) {
+                return existing;
+            }
+            Thread.sleep(250);
+        }
+    }
+
     private static int mostCommon(Map<String, Integer> partitionCounts) {
         return partitionCounts.values().stream()
                 .collect(Collectors.groupingBy(count -> count, TreeMap::new, Collectors.counting()))
                 .entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(6);
     }
 
+    /**
+     * An admin client with the client properties; one that cannot even be created (a SASL mechanism without its JAAS
+     * configuration, say) says why.
+     */
     private static Admin admin(KafkaSettings kafka) {
         Map<String, Object> config = new HashMap<>(kafka.clientProperties());
         config.putAll(SocketBuffers.client());
         config.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
-        return Admin.create(config);
+        try {
+            return Admin.create(config);
+        } catch (KafkaException e) {
+            throw new IllegalStateException("Cannot create a Kafka client for " + kafka.bootstrapServers()
+                    + " with the given client properties " + kafka.passThroughNames() + ": " + reasons(e), e);
+        }
+    }
+
+    /** The messages of a failure and its causes, each once: the innermost usually names the setting at fault. */
+    static String reasons(Throwable failure) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable cause = failure; cause != null && messages.size() < 6; cause = cause.getCause()) {
+            String message = cause.getMessage();
+            if (message != null && messages.stream().noneMatch(message::contains)) {
+                messages.add(message);
+            }
+        }
+        return String.join(": ", messages);
     }
 
     private static NewTopic newTopic(Topic<?, ?> topic, int partitions, KafkaSettings kafka) {
