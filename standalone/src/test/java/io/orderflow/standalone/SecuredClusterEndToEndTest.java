@@ -119,7 +119,8 @@ class SecuredClusterEndToEndTest {
     @Test
     void aWrongPasswordStopsTheStartWithAClearMessage() throws IOException {
         Path wrongPassword = propertiesFile("not-the-password");
-        KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), wrongPassword.toString(), null, (short) -1, 0);
+        KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), wrongPassword.toString(), null,
+                (short) -1, 0);
 
         assertThatThrownBy(() -> StandaloneSystem.start(settings(kafka)).close())
                 .isInstanceOf(IllegalStateException.class)
