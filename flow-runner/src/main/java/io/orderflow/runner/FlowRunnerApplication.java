@@ -1,5 +1,6 @@
 package io.orderflow.runner;
 
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.runner.flows.FlowFiles;
 import io.orderflow.runner.flows.FlowPublisher;
 import io.orderflow.runner.flows.FlowValidator;
@@ -16,7 +17,8 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 /**
  * The flow-runner service. {@code --publish=<flow file>} publishes a flow file as its next version on the
  * {@code flows} topic (bootstrap servers from {@code --orderflow.kafka.bootstrap-servers=} or
- * {@code KAFKA_BOOTSTRAP_SERVERS}, default {@code localhost:9092}) and exits instead of starting the service.
+ * {@code KAFKA_BOOTSTRAP_SERVERS}, default {@code localhost:9092}; client properties from {@code KAFKA_PROPERTIES_FILE}
+ * and {@code KAFKA_*}, see {@link KafkaSettings}) and exits instead of starting the service.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
@@ -42,11 +44,12 @@ public class FlowRunnerApplication {
     /** Publishes {@code file}; answers the process exit code. */
     static int publish(String file, String[] args) {
         String bootstrap = option(args, "--orderflow.kafka.bootstrap-servers=");
-        if (bootstrap == null) {
-            bootstrap = System.getenv().getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092");
-        }
         try {
-            FlowPublisher publisher = new FlowPublisher(bootstrap, new FlowValidator(NodeCatalogue.standard()),
+            KafkaSettings kafka = KafkaSettings.fromEnvironment(System.getenv());
+            if (bootstrap != null) {
+                kafka = kafka.withBootstrapServers(bootstrap);
+            }
+            FlowPublisher publisher = new FlowPublisher(kafka, new FlowValidator(NodeCatalogue.standard()),
                     Clock.systemUTC());
             FlowRecord record = publisher.publish(FlowFiles.read(Path.of(file)));
             System.out.println("Published flow " + record.id() + " version " + record.publishedVersion());

@@ -1,6 +1,7 @@
 package io.orderflow.runner;
 
 import io.orderflow.kafka.KafkaSettings;
+import io.orderflow.kafka.TopicCheck;
 import io.orderflow.runner.connectors.Connectors;
 import io.orderflow.runner.flows.FlowPublisher;
 import io.orderflow.runner.flows.FlowValidator;
@@ -53,8 +54,14 @@ public class RunnerConfiguration {
                 new RunSettings(properties.timeScale(), runner.maxSteps(), runner.stepsPerTask()));
     }
 
+    /** Stops the start with a clear message when the cluster cannot be reached or a topic is missing. */
+    @Bean
+    TopicCheck topicCheck(RunnerProperties properties) {
+        return new TopicCheck(properties.kafka());
+    }
+
     @Bean
     FlowPublisher flowPublisher(NodeCatalogue catalogue, Clock runnerClock, RunnerProperties properties) {
-        return new FlowPublisher(properties.kafka().bootstrapServers(), new FlowValidator(catalogue), runnerClock);
+        return new FlowPublisher(properties.kafka(), new FlowValidator(catalogue), runnerClock);
     }
 }

@@ -3,6 +3,7 @@ package io.orderflow.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.runner.flows.FlowFiles;
 import io.orderflow.runner.flows.FlowPublisher;
@@ -45,8 +46,8 @@ class FlowRunnerKafkaTest {
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
                 "--orderflow.data-dir=" + TestKafka.uniqueStateDir("runner-data"),
                 "--orderflow.streams.application-id=" + TestKafka.uniqueApplicationId("runner-it")};
-        FlowPublisher publisher = new FlowPublisher(bootstrap, new FlowValidator(NodeCatalogue.standard()),
-                Clock.systemUTC());
+        FlowPublisher publisher = new FlowPublisher(new KafkaSettings(bootstrap),
+                new FlowValidator(NodeCatalogue.standard()), Clock.systemUTC());
 
         try (ConfigurableApplicationContext app = FlowRunnerApplication.application().run(args)) {
             // the test broker's flows topic is shared with other test classes, which publish flows of their own

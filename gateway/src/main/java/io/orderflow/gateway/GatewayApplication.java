@@ -7,14 +7,17 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import io.orderflow.internal.InternalToken;
 import io.orderflow.kafka.KafkaSettings;
+import io.orderflow.kafka.TopicCheck;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /** The HTTP surface of the order workflow service. Its settings live in {@code gateway.yaml}. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
 @EnableConfigurationProperties({KafkaSettings.class, InternalToken.class})
+@Import(TopicCheck.class)
 public class GatewayApplication {
 
     public static void main(String[] args) {

@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -34,10 +35,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
+    /** What a client needs besides the bootstrap servers to be let in (SASL settings, or nothing). */
+    private final Map<String, Object> clientSecurity;
 
-    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers) {
+    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, Map<String, Object> clientSecurity) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
+        this.clientSecurity = clientSecurity;
     }
 
     /**
@@ -46,17 +50,44 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @param port the client port, or 0 for any free port
      */
     public static EmbeddedKafkaBroker start(Path dataDir, int port) {
+        return start(dataDir, port, null);
+    }
+
+    /**
+     * A broker whose client listener is {@code SASL_PLAINTEXT} with the {@code PLAIN} mechanism, letting in one user
+     * (the broker itself connects as that user too); for checking that the services reach a secured cluster.
+     *
+     * @param port the client port, or 0 for any free port
+     */
+    public static EmbeddedKafkaBroker startWithSaslPlain(Path dataDir, int port, String user, String password) {
+        return start(dataDir, port, new SaslUser(user, password));
+    }
+
+    private record SaslUser(String name, String password) {
+
+        String jaasConfig(boolean withUsers) {
+            String login = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + name
+                    + "\" password=\"" + password + "\"";
+            return login + (withUsers ? " user_" + name + "=\"" + password + "\";" : ";");
+        }
+    }
+
+    private static EmbeddedKafkaBroker start(Path dataDir, int port, SaslUser sasl) {
         try {
             Path logDir = Files.createDirectories(dataDir.toAbsolutePath().resolve("kafka"));
             int clientPort = port == 0 ? freePort() : port;
             int controllerPort = freePort();
-            KafkaConfig config = new KafkaConfig(settings(logDir, clientPort, controllerPort), false);
+            KafkaConfig config = new KafkaConfig(settings(logDir, clientPort, controllerPort, sasl), false);
             format(config, logDir);
             UniformRequestHistograms.install();
             KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();
             String bootstrap = "127.0.0.1:" + clientPort;
-            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap);
+            Map<String, Object> clientSecurity = sasl == null ? Map.of() : Map.of(
+                    "security.protocol", "SASL_PLAINTEXT",
+                    "sasl.mechanism", "PLAIN",
+                    "sasl.jaas.config", sasl.jaasConfig(false));
+            EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, clientSecurity);
             broker.awaitReady();
             log.info("Kafka broker ready on {} with data in {}", bootstrap, logDir);
             return broker;
@@ -69,6 +100,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return bootstrapServers;
     }
 
+    /** The client properties besides the bootstrap servers that this broker's listener requires (none: plaintext). */
+    public Map<String, Object> clientSecurity() {
+        return clientSecurity;
+    }
+
     @Override
     public void close() {
         server.shutdown();
@@ -76,7 +112,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         log.info("Kafka broker on {} stopped", bootstrapServers);
     }
 
-    private static Properties settings(Path logDir, int clientPort, int controllerPort) {
+    private static Properties settings(Path logDir, int clientPort, int controllerPort, SaslUser sasl) {
         Properties p = new Properties();
         p.putAll(Map.ofEntries(
                 Map.entry("process.roles", "broker,controller"),
@@ -105,6 +141,16 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("num.io.threads", "4"),
                 Map.entry("num.recovery.threads.per.data.dir", "2")));
         p.putAll(SocketBuffers.broker());
+        if (sasl != null) {
+            String listener = "SASL_PLAINTEXT://127.0.0.1:" + clientPort;
+            p.put("listeners", listener + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            p.put("advertised.listeners", listener);
+            p.put("inter.broker.listener.name", "SASL_PLAINTEXT");
+            p.put("listener.security.protocol.map", "SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+            p.put("sasl.enabled.mechanisms", "PLAIN");
+            p.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
+            p.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", sasl.jaasConfig(true));
+        }
         return p;
     }
 
@@ -128,9 +174,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private void awaitReady() {
-        try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_TIMEOUT.toMillis()))) {
+        Map<String, Object> config = new HashMap<>(clientSecurity);
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_TIMEOUT.toMillis());
+        try (Admin admin = Admin.create(config)) {
             admin.describeCluster().nodes().get();
         } catch (Exception e) {
             throw new IllegalStateException("Kafka broker on " + bootstrapServers + " did not become ready", e);

@@ -194,7 +194,7 @@ class TopicReaderTest {
     private TopicReader<String, String> reader(String topic, Deserializer<String> values, From from,
                                                Consumer<ConsumerRecord<String, String>> handler) {
         TopicReader<String, String> reader =
-                new TopicReader<>(bootstrap, topic, new StringDeserializer(), values, from, handler);
+                new TopicReader<>(new KafkaSettings(bootstrap), topic, new StringDeserializer(), values, from, handler);
         readers.add(reader);
         return reader;
     }

@@ -19,14 +19,14 @@ public abstract class CompactedTopicView<K, V> extends TopicReaderLifecycle<K, V
     private final Supplier<TopicReader<K, V>> newReader;
 
     /** A view of a topic of the registry, with its own serdes. */
-    protected CompactedTopicView(String bootstrapServers, Topic<K, V> topic) {
-        this.newReader = () -> new TopicReader<>(bootstrapServers, topic, TopicReader.From.BEGINNING,
+    protected CompactedTopicView(KafkaSettings kafka, Topic<K, V> topic) {
+        this.newReader = () -> new TopicReader<>(kafka, topic, TopicReader.From.BEGINNING,
                 record -> apply(record.key(), record.value()));
     }
 
     /** A view of {@code topic} read with the given deserializers (a registry topic read as plain text, say). */
-    protected CompactedTopicView(String bootstrapServers, String topic, Deserializer<K> keys, Deserializer<V> values) {
-        this.newReader = () -> new TopicReader<>(bootstrapServers, topic, keys, values, TopicReader.From.BEGINNING,
+    protected CompactedTopicView(KafkaSettings kafka, String topic, Deserializer<K> keys, Deserializer<V> values) {
+        this.newReader = () -> new TopicReader<>(kafka, topic, keys, values, TopicReader.From.BEGINNING,
                 record -> apply(record.key(), record.value()));
     }
 

@@ -1,6 +1,7 @@
 package io.orderflow.kafka;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -41,7 +42,7 @@ public final class StreamsApp {
                                         long commitIntervalMs) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.putAll(clusterProperties(kafka));
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
@@ -58,6 +59,18 @@ public final class StreamsApp {
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), FETCH_MAX_WAIT_MS);
         // for the consumers, producers and admin client alike (see SocketBuffers)
         props.putAll(SocketBuffers.client());
+        return props;
+    }
+
+    /**
+     * The cluster and how to reach it, for the app and its internal clients ({@link KafkaSettings#clientProperties()}),
+     * and the replication of its internal topics (changelogs, repartition topics) as of every topic the services
+     * create: {@code TOPIC_REPLICATION} and {@code TOPIC_MIN_ISR}.
+     */
+    static Map<String, Object> clusterProperties(KafkaSettings kafka) {
+        Map<String, Object> props = kafka.clientProperties();
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) kafka.topicReplication());
+        kafka.topicConfig().forEach((name, value) -> props.put(StreamsConfig.topicPrefix(name), value));
         return props;
     }
 

@@ -65,14 +65,18 @@ public final class TopicReader<K, V> implements AutoCloseable {
     private record Waiter(int partition, long offset, CompletableFuture<Void> future) {
     }
 
-    /** Reads a topic of the registry with its own serdes. */
+    /** Reads a topic of the registry with its own serdes, on a plaintext cluster (tests). */
     public TopicReader(String bootstrapServers, Topic<K, V> topic, From from, Consumer<ConsumerRecord<K, V>> handler) {
-        this(bootstrapServers, topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer(), from,
-                handler);
+        this(new KafkaSettings(bootstrapServers), topic, from, handler);
+    }
+
+    /** Reads a topic of the registry with its own serdes. */
+    public TopicReader(KafkaSettings kafka, Topic<K, V> topic, From from, Consumer<ConsumerRecord<K, V>> handler) {
+        this(kafka, topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer(), from, handler);
     }
 
     /** Reads {@code topic} with the given deserializers (for a service that reads a registry topic as plain text). */
-    public TopicReader(String bootstrapServers, String topic, Deserializer<K> keys, Deserializer<V> values, From from,
+    public TopicReader(KafkaSettings kafka, String topic, Deserializer<K> keys, Deserializer<V> values, From from,
                        Consumer<ConsumerRecord<K, V>> handler) {
         this.topic = topic;
         this.from = from;
@@ -81,7 +85,7 @@ public final class TopicReader<K, V> implements AutoCloseable {
         // share a client id, or the second one's metrics cannot be registered.
         this.name = topic + "-reader-" + SEQUENCE.incrementAndGet();
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(kafka.clientProperties());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, name);

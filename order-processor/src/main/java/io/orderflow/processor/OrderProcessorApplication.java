@@ -1,9 +1,11 @@
 package io.orderflow.processor;
 
 import io.orderflow.internal.InternalApiGuard;
+import io.orderflow.kafka.TopicCheck;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 import java.util.Map;
@@ -26,5 +28,11 @@ public class OrderProcessorApplication {
         SpringApplication app = new SpringApplication(OrderProcessorApplication.class);
         app.setDefaultProperties(Map.of("spring.config.name", "order-processor"));
         return app;
+    }
+
+    /** Stops the start with a clear message when the cluster cannot be reached or a topic is missing. */
+    @Bean
+    TopicCheck topicCheck(ProcessorProperties properties) {
+        return new TopicCheck(properties.kafka());
     }
 }

@@ -1,5 +1,6 @@
 package io.orderflow.standalone;
 
+import io.orderflow.kafka.KafkaSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -16,9 +17,20 @@ import java.util.Optional;
  * @param intakeTrustedRelays relays whose {@code Authentication-Results} the intake believes
  *                         ({@code INTAKE_TRUSTED_RELAYS}, default {@value #DEFAULT_INTAKE_TRUSTED_RELAYS}: on one
  *                         machine the relay, or the person trying the README's example, connects from loopback)
+ * @param kafka            how the services reach the cluster ({@code KAFKA_PROPERTIES_FILE}, {@code KAFKA_*}) and
+ *                         the replication of the topics they create ({@code TOPIC_REPLICATION}, {@code TOPIC_MIN_ISR});
+ *                         its bootstrap servers are {@code bootstrapServers}' or the in-process broker's, and on the
+ *                         in-process broker (one node) the replication is the broker's default
  */
 public record StandaloneSettings(int port, Path dataDir, Optional<String> bootstrapServers, int kafkaPort,
-                                 int intakeSmtpPort, String intakeTrustedRelays) {
+                                 int intakeSmtpPort, String intakeTrustedRelays, KafkaSettings kafka) {
+
+    /** Settings for a plaintext cluster, or the in-process broker. */
+    public StandaloneSettings(int port, Path dataDir, Optional<String> bootstrapServers, int kafkaPort,
+                              int intakeSmtpPort, String intakeTrustedRelays) {
+        this(port, dataDir, bootstrapServers, kafkaPort, intakeSmtpPort, intakeTrustedRelays,
+                new KafkaSettings(bootstrapServers.orElse(null)));
+    }
 
     public static final int DEFAULT_INTAKE_SMTP_PORT = 2525;
     public static final String DEFAULT_INTAKE_TRUSTED_RELAYS = "127.0.0.0/8,::1";
@@ -41,6 +53,7 @@ public record StandaloneSettings(int port, Path dataDir, Optional<String> bootst
                 Optional.ofNullable(env.get("KAFKA_BOOTSTRAP_SERVERS")).filter(s -> !s.isBlank()),
                 Integer.parseInt(env.getOrDefault("KAFKA_PORT", "9092")),
                 Integer.parseInt(env.getOrDefault("INTAKE_SMTP_PORT", String.valueOf(DEFAULT_INTAKE_SMTP_PORT))),
-                env.getOrDefault("INTAKE_TRUSTED_RELAYS", DEFAULT_INTAKE_TRUSTED_RELAYS));
+                env.getOrDefault("INTAKE_TRUSTED_RELAYS", DEFAULT_INTAKE_TRUSTED_RELAYS),
+                KafkaSettings.fromEnvironment(env));
     }
 }

@@ -4,6 +4,7 @@ import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.gateway.GatewayApplication;
 import io.orderflow.gateway.intake.SmtpListener;
 import io.orderflow.kafka.EmbeddedKafkaBroker;
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.processor.OrderProcessorApplication;
 import io.orderflow.runner.FlowRunnerApplication;
@@ -103,14 +104,21 @@ public final class StandaloneSystem implements AutoCloseable {
                 ? null
                 : EmbeddedKafkaBroker.start(settings.dataDir(), settings.kafkaPort());
         String bootstrap = settings.bootstrapServers().orElseGet(() -> Objects.requireNonNull(broker).bootstrapServers());
+        KafkaSettings given = settings.kafka();
+        KafkaSettings kafka = broker == null
+                ? given.withBootstrapServers(bootstrap)
+                : new KafkaSettings(bootstrap, given.propertiesFile(), given.properties(), (short) -1, 0);
         StandaloneSystem system = new StandaloneSystem(broker, bootstrap, new String[] {
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
+                "--orderflow.kafka.properties-file=" + kafka.propertiesFile(),
+                "--orderflow.kafka.topic-replication=" + kafka.topicReplication(),
+                "--orderflow.kafka.topic-min-isr=" + kafka.topicMinIsr(),
                 "--orderflow.data-dir=" + settings.dataDir().toAbsolutePath(),
                 // with LOG_FORMAT=json, each JSON line names its own service (the contexts share one logging system)
                 "--logging.structured.json.customizer=" + ServiceJsonMember.class.getName(),
         });
         try {
-            TopicProvisioner.createMissing(bootstrap, PARTITIONS, (short) 1);
+            TopicProvisioner.createMissing(kafka, PARTITIONS);
             system.processorPort = system.startService("order-processor", OrderProcessorApplication.class,
                     system.common, NOTHING_MORE, "--server.port=0", LOOPBACK_ONLY,
                     "--orderflow.streams.advertised-host=127.0.0.1", NO_SECURITY);
@@ -119,7 +127,8 @@ public final class StandaloneSystem implements AutoCloseable {
                     "--spring.main.web-application-type=none", NO_SECURITY);
             system.dispatcherPort = system.startService("webhook-dispatcher", WebhookDispatcherApplication.class,
                     system.common, NOTHING_MORE, "--server.port=0", LOOPBACK_ONLY,
-                    "--orderflow.dispatcher.topic-partitions=" + PARTITIONS, NO_SECURITY);
+                    "--orderflow.dispatcher.topic-partitions=" + PARTITIONS,
+                    "--orderflow.dispatcher.topic-replication=" + kafka.topicReplication(), NO_SECURITY);
         } catch (RuntimeException e) {
             system.close();
             throw e;

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import io.orderflow.kafka.KafkaSettings;
+import io.orderflow.kafka.TopicCheck;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -20,7 +21,7 @@ import org.springframework.context.annotation.Import;
 @SpringBootApplication
 @ConfigurationPropertiesScan
 @EnableConfigurationProperties(KafkaSettings.class)
-@Import(InternalApiGuard.class)
+@Import({InternalApiGuard.class, TopicCheck.class, KafkaClients.class})
 public class WebhookDispatcherApplication {
 
     public static void main(String[] args) {

@@ -1,5 +1,6 @@
 package io.orderflow.runner.flows;
 
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.flows.FlowRecord;
@@ -51,12 +52,12 @@ public final class FlowPublisher {
     private static final int ATTEMPTS = 10;
     private static final long PAUSE_MS = 50;
 
-    private final String bootstrapServers;
+    private final KafkaSettings kafka;
     private final FlowValidator validator;
     private final Clock clock;
 
-    public FlowPublisher(String bootstrapServers, FlowValidator validator, Clock clock) {
-        this.bootstrapServers = bootstrapServers;
+    public FlowPublisher(KafkaSettings kafka, FlowValidator validator, Clock clock) {
+        this.kafka = kafka;
         this.validator = validator;
         this.clock = clock;
     }
@@ -89,7 +90,7 @@ public final class FlowPublisher {
     /** Every flow on the topic, read from the beginning to the current end. */
     public Map<String, FlowRecord> readAll() {
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(kafka.clientProperties());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.putAll(SocketBuffers.client());
@@ -162,7 +163,7 @@ public final class FlowPublisher {
 
     private Properties producerProperties() {
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(kafka.clientProperties());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, TRANSACTIONAL_ID);

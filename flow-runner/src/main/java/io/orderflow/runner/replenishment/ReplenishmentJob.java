@@ -43,7 +43,7 @@ public class ReplenishmentJob {
             return;
         }
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.putAll(kafka.clientProperties());
         props.putAll(SocketBuffers.client());
         try (var producer = new KafkaProducer<>(props, Topics.ORDER_COMMANDS.keySerde().serializer(),
                 Topics.ORDER_COMMANDS.valueSerde().serializer())) {

@@ -3,6 +3,7 @@ package io.orderflow.runner.flows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.runner.nodes.NodeCatalogue;
 import io.orderflow.schemas.flows.EdgeDefinition;
 import io.orderflow.schemas.flows.FlowDefinition;
@@ -99,7 +100,7 @@ class FlowFilesTest {
     @Test
     void publishingAppendsAnImmutableVersion() {
         Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
-        FlowPublisher publisher = new FlowPublisher("unused:9092", validator, clock);
+        FlowPublisher publisher = new FlowPublisher(new KafkaSettings("unused:9092"), validator, clock);
         FlowDefinition flow = FlowFiles.builtIn("storefront_order");
 
         FlowRecord first = publisher.next(null, flow);

@@ -2,6 +2,7 @@ package io.orderflow.runner.flows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.runner.nodes.NodeCatalogue;
 import io.orderflow.schemas.flows.FlowDefinition;
@@ -23,7 +24,7 @@ class FlowPublisherRaceTest {
 
     @Test
     void racingPublishersNeverWriteTheSameVersionTwice() {
-        String bootstrap = TestKafka.bootstrapServers();
+        KafkaSettings kafka = new KafkaSettings(TestKafka.bootstrapServers());
         FlowDefinition seeded = FlowFiles.builtIn("storefront_order");
         FlowDefinition flow = new FlowDefinition("race_" + UUID.randomUUID().toString().substring(0, 8),
                 seeded.name(), seeded.description(), seeded.orderType(), seeded.nodes(), seeded.edges());
@@ -31,7 +32,7 @@ class FlowPublisherRaceTest {
 
         List<CompletableFuture<List<Integer>>> publishers = IntStream.range(0, PUBLISHERS)
                 .mapToObj(i -> CompletableFuture.supplyAsync(() -> {
-                    FlowPublisher publisher = new FlowPublisher(bootstrap, new FlowValidator(NodeCatalogue.standard()),
+                    FlowPublisher publisher = new FlowPublisher(kafka, new FlowValidator(NodeCatalogue.standard()),
                             Clock.systemUTC());
                     await(start);
                     return IntStream.range(0, PUBLISHES_EACH)
@@ -42,8 +43,8 @@ class FlowPublisherRaceTest {
         int total = PUBLISHERS * PUBLISHES_EACH;
         assertThat(answered).as("the versions the publishers were told").containsExactlyElementsOf(
                 IntStream.rangeClosed(1, total).boxed().toList());
-        FlowRecord stored = new FlowPublisher(bootstrap, new FlowValidator(NodeCatalogue.standard()),
-                Clock.systemUTC()).readAll().get(flow.id());
+        FlowRecord stored = new FlowPublisher(kafka, new FlowValidator(NodeCatalogue.standard()), Clock.systemUTC())
+                .readAll().get(flow.id());
         assertThat(stored.publishedVersion()).isEqualTo(total);
         assertThat(stored.versions()).extracting(FlowVersion::version)
                 .containsExactlyElementsOf(IntStream.rangeClosed(1, total).boxed().toList());

@@ -50,7 +50,7 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
     private volatile KafkaProducer<String, JsonNode> producer;
 
     public PrincipalDirectory(KafkaSettings kafka, GatewayProperties gateway) {
-        super(kafka.bootstrapServers(), Topics.PRINCIPALS);
+        super(kafka, Topics.PRINCIPALS);
         this.kafka = kafka;
         this.gateway = gateway;
     }
@@ -158,7 +158,7 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
     @Override
     protected void started() {
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.putAll(kafka.clientProperties());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, gateway.instanceId() + "-principals");

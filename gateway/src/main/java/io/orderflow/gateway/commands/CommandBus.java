@@ -66,7 +66,7 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
 
     private KafkaProducer<String, CommandEnvelope> newProducer() {
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.putAll(kafka.clientProperties());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         // Kafka's default: under load a request carries several commands, and the processor's consumer, which
@@ -126,7 +126,7 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
     /** From the end: the replies to the commands this instance sends from now on. */
     @Override
     protected TopicReader<String, CommandReply> newReader() {
-        return new TopicReader<>(kafka.bootstrapServers(), Topics.COMMAND_REPLIES, TopicReader.From.END, this::onReply);
+        return new TopicReader<>(kafka, Topics.COMMAND_REPLIES, TopicReader.From.END, this::onReply);
     }
 
     @Override

@@ -27,7 +27,7 @@ public class FlowCatalog extends CompactedTopicView<String, FlowRecord> {
     private final Map<String, FlowRecord> flows = new ConcurrentHashMap<>();
 
     public FlowCatalog(KafkaSettings kafka) {
-        super(kafka.bootstrapServers(), Topics.FLOWS);
+        super(kafka, Topics.FLOWS);
     }
 
     @Override

@@ -44,7 +44,7 @@ public class CustomerDirectory extends CompactedTopicView<String, Customer> {
     private volatile CompletableFuture<Void> ready;
 
     public CustomerDirectory(KafkaSettings kafka) {
-        super(kafka.bootstrapServers(), Topics.CUSTOMERS);
+        super(kafka, Topics.CUSTOMERS);
         this.kafka = kafka;
     }
 
@@ -101,7 +101,7 @@ public class CustomerDirectory extends CompactedTopicView<String, Customer> {
         if (missing.isEmpty()) {
             return;
         }
-        try (var producer = seedProducer(kafka.bootstrapServers())) {
+        try (var producer = seedProducer(kafka)) {
             for (Customer customer : missing) {
                 producer.send(new ProducerRecord<>(Topics.CUSTOMERS.name(), customer.id(), customer)).get();
                 customers.putIfAbsent(customer.id(), normalized(customer));
@@ -119,9 +119,9 @@ public class CustomerDirectory extends CompactedTopicView<String, Customer> {
      * system one: in the packaged jar that loader does not hold Kafka, and the producer could not load its metrics
      * reporter, so a new system started without its mock customers. Kafka's own loader is used instead.
      */
-    static KafkaProducer<String, Customer> seedProducer(String bootstrapServers) {
+    static KafkaProducer<String, Customer> seedProducer(KafkaSettings kafka) {
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(kafka.clientProperties());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.putAll(SocketBuffers.client());

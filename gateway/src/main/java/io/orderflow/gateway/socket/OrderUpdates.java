@@ -69,6 +69,6 @@ public class OrderUpdates extends TopicReaderLifecycle<String, OrderUpdate> {
     /** From the end: a socket shows the state it reads on connect, then the notices that come after it. */
     @Override
     protected TopicReader<String, OrderUpdate> newReader() {
-        return new TopicReader<>(kafka.bootstrapServers(), Topics.ORDER_UPDATES, TopicReader.From.END, this::onUpdate);
+        return new TopicReader<>(kafka, Topics.ORDER_UPDATES, TopicReader.From.END, this::onUpdate);
     }
 }

@@ -1,5 +1,6 @@
 package io.orderflow.gateway.intake;
 
+import io.orderflow.kafka.KafkaSettings;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.Map;
@@ -51,7 +52,7 @@ class CustomerSeedProducerTest {
 
         boolean made = onThreadWithoutKafka(() -> {
             after[0] = Thread.currentThread().getContextClassLoader();
-            try (var producer = CustomerDirectory.seedProducer("127.0.0.1:1")) {
+            try (var producer = CustomerDirectory.seedProducer(new KafkaSettings("127.0.0.1:1"))) {
                 after[1] = Thread.currentThread().getContextClassLoader();
                 return producer != null;
             }

@@ -21,7 +21,7 @@ public class PinnedFlows extends CompactedTopicView<String, FlowRecord> {
     private final Map<String, FlowRecord> flows = new ConcurrentHashMap<>();
 
     public PinnedFlows(ProcessorProperties settings) {
-        super(settings.kafka().bootstrapServers(), Topics.FLOWS);
+        super(settings.kafka(), Topics.FLOWS);
     }
 
     @Override

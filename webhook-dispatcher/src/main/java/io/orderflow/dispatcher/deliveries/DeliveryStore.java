@@ -39,7 +39,7 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
 
     public DeliveryStore(KafkaTemplate<String, String> kafka, KafkaSettings kafkaProperties,
                          ObjectProvider<DeliveryMeters> meters) {
-        super(kafkaProperties.bootstrapServers(), Topics.WEBHOOK_DELIVERIES.name(), new StringDeserializer(),
+        super(kafkaProperties, Topics.WEBHOOK_DELIVERIES.name(), new StringDeserializer(),
                 new StringDeserializer());
         this.kafka = kafka;
         this.meters = meters.getIfAvailable();

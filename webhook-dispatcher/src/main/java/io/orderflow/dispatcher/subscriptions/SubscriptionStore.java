@@ -25,7 +25,7 @@ public class SubscriptionStore extends CompactedTopicView<String, String> {
     private final Map<String, Subscription> byId = new ConcurrentHashMap<>();
 
     public SubscriptionStore(KafkaTemplate<String, String> kafka, KafkaSettings kafkaProperties) {
-        super(kafkaProperties.bootstrapServers(), Topics.WEBHOOK_SUBSCRIPTIONS.name(), new StringDeserializer(),
+        super(kafkaProperties, Topics.WEBHOOK_SUBSCRIPTIONS.name(), new StringDeserializer(),
                 new StringDeserializer());
         this.kafka = kafka;
     }

@@ -1,0 +1,170 @@
+package io.orderflow.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.dispatcher.dispatch.DispatcherTopics;
+import io.orderflow.kafka.EmbeddedKafkaBroker;
+import io.orderflow.kafka.KafkaSettings;
+import io.orderflow.kafka.testing.TestKafka;
+import io.orderflow.schemas.topics.Topics;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * The whole system on a cluster that lets in only an authenticated client: a broker whose one listener is
+ * SASL_PLAINTEXT with the PLAIN mechanism. Given the credentials in {@code KAFKA_PROPERTIES_FILE}, every client of
+ * every service gets in (the Streams apps, the gateway's readers and producers, the dispatcher's spring-kafka
+ * listeners and admin) and an order completes; the topics the system creates, Kafka Streams' changelogs and the
+ * dispatcher's retry topics included, carry {@code TOPIC_MIN_ISR}. With a wrong password the start fails saying so.
+ */
+class SecuredClusterEndToEndTest {
+
+    private static final String USER = "orderflow";
+    private static final String PASSWORD = "kafka-secret";
+    private static EmbeddedKafkaBroker broker;
+
+    @BeforeAll
+    static void startSecuredBroker() {
+        broker = EmbeddedKafkaBroker.startWithSaslPlain(TestKafka.uniqueStateDir("sasl-kafka"), 0, USER, PASSWORD);
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void everyServiceReachesTheSaslClusterAndAnOrderCompletes() throws Exception {
+        Path credentials = propertiesFile(PASSWORD);
+        KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), credentials.toString(), null, (short) 1, 1);
+
+        AtomicInteger hooks = new AtomicInteger();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/hook", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            hooks.incrementAndGet();
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try (StandaloneSystem system = StandaloneSystem.start(settings(kafka));
+             Admin admin = Admin.create(adminConfig())) {
+            WebTestClient http = WebTestClient.bindToServer().baseUrl("http://localhost:" + system.gatewayPort())
+                    .responseTimeout(Duration.ofSeconds(15)).build();
+            // the dispatcher writes the subscription with its spring-kafka producer and answers once its view has it
+            http.post().uri("/api/v1/webhook-subscriptions").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("url", "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook",
+                            "events", List.of("order.completed"))).exchange()
+                    .expectStatus().isCreated();
+
+            String orderId = (String) http.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("flowId", "storefront_order", "input", Map.of(
+                            "type", "storefront_order", "customerId", "cus_sasl", "currency", "USD",
+                            "lines", List.of(Map.of("sku", "WIDGET-1", "qty", 1, "unitPrice", 12.5)),
+                            "meta", Map.of("shipTo", "1 Main Street")))).exchange()
+                    .expectStatus().isEqualTo(HttpStatus.CREATED)
+                    .expectBody(Map.class).returnResult().getResponseBody().get("orderId");
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> http.get().uri("/api/v1/orders/" + orderId)
+                    .exchange()
+                    .expectStatus().isOk()
+                    .expectBody().jsonPath("$.status").isEqualTo("completed"));
+
+            // the dispatcher's listeners read the order's events and its attempts, and commit, on the secured listener
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(hooks).hasPositiveValue());
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(committedOffsets(admin, "webhook-event-fan-out")).isGreaterThan(0));
+
+            List<String> topics = List.copyOf(admin.listTopics().names().get());
+            String changelog = topics.stream().filter(name -> name.endsWith("-changelog")).findFirst().orElseThrow();
+            for (String topic : List.of(Topics.ORDER_COMMANDS.name(), changelog,
+                    DispatcherTopics.DELIVERY_ATTEMPTS + "-retry-0", DispatcherTopics.DELIVERY_ATTEMPTS + "-dlt")) {
+                ConfigEntry minIsr = topicConfig(admin, topic).get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG);
+                assertThat(minIsr.source()).as(topic).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
+                assertThat(minIsr.value()).as(topic).isEqualTo("1");
+            }
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
+    void aWrongPasswordStopsTheStartWithAClearMessage() throws IOException {
+        Path wrongPassword = propertiesFile("not-the-password");
+        KafkaSettings kafka = new KafkaSettings(broker.bootstrapServers(), wrongPassword.toString(), null,
+                (short) -1, 0);
+
+        assertThatThrownBy(() -> StandaloneSystem.start(settings(kafka)).close())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(broker.bootstrapServers())
+                .hasMessageContaining("Invalid username or password");
+    }
+
+    private static StandaloneSettings settings(KafkaSettings kafka) {
+        return new StandaloneSettings(0, TestKafka.uniqueStateDir("sasl-standalone"),
+                Optional.of(broker.bootstrapServers()), 0, -1, StandaloneSettings.DEFAULT_INTAKE_TRUSTED_RELAYS, kafka);
+    }
+
+    /** What an operator writes into {@code KAFKA_PROPERTIES_FILE} for a SASL/PLAIN cluster. */
+    private static Path propertiesFile(String password) throws IOException {
+        Path file = Files.createTempFile("kafka-client", ".properties");
+        Files.writeString(file, """
+                security.protocol=SASL_PLAINTEXT
+                sasl.mechanism=PLAIN
+                sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \
+                username="%s" password="%s";
+                """.formatted(USER, password));
+        return file;
+    }
+
+    private static Map<String, Object> adminConfig() {
+        Map<String, Object> config = new HashMap<>(broker.clientSecurity());
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        return config;
+    }
+
+    private static long committedOffsets(Admin admin, String group) throws ExecutionException, InterruptedException {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
+                Map.of(group, new ListConsumerGroupOffsetsSpec())).partitionsToOffsetAndMetadata(group).get();
+        return offsets.entrySet().stream()
+                .filter(e -> e.getKey().topic().equals(Topics.ORDER_EVENTS.name()) && e.getValue() != null)
+                .mapToLong(e -> e.getValue().offset()).sum();
+    }
+
+    private static Map<String, ConfigEntry> topicConfig(Admin admin, String topic)
+            throws ExecutionException, InterruptedException {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Config config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+        Map<String, ConfigEntry> entries = new HashMap<>();
+        config.entries().forEach(entry -> entries.put(entry.name(), entry));
+        return entries;
+    }
+}
