@@ -106,6 +106,29 @@ class TopicReaderTest {
     }
 
     @Test
+    void readingOnlyThePartitionOfAKeySeesThatKeysRecordsAndNoneOfTheOtherPartition() throws Exception {
+        String topic = newTopic();
+        List<String> seen = new CopyOnWriteArrayList<>();
+        TopicReader<String, String> reader = reader(topic, new StringDeserializer(), From.END,
+                record -> seen.add(record.key()))
+                .onlyPartitionOf("gateway-1".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        reader.start();
+
+        RecordMetadata mine = write(topic, "gateway-1", "a reply to me");
+        List<String> elsewhere = new ArrayList<>();
+        for (int i = 0; elsewhere.isEmpty() || i < 8; i++) {
+            RecordMetadata other = write(topic, "gateway-other-" + i, "a reply to another gateway");
+            if (other.partition() != mine.partition()) {
+                elsewhere.add("gateway-other-" + i);
+            }
+        }
+        RecordMetadata last = write(topic, "gateway-1", "the last reply to me");
+
+        reader.applied(last).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertThat(seen).contains("gateway-1").doesNotContainAnyElementsOf(elsewhere);
+    }
+
+    @Test
     void fromTheEndSkipsOldRecordsAndMissesNothingWrittenAfterStart() throws Exception {
         String topic = newTopic();
         write(topic, "old", "before start");

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -57,6 +58,7 @@ public final class TopicReader<K, V> implements AutoCloseable {
     private final List<Waiter> waiters = new ArrayList<>();
     private boolean stopped;
     private List<TopicPartition> partitions = List.of();
+    private byte[] onlyKey;
     private Map<TopicPartition, Long> initialEnd = Map.of();
     private Thread thread;
     private volatile boolean running;
@@ -94,7 +96,17 @@ public final class TopicReader<K, V> implements AutoCloseable {
     }
 
     /**
-     * Assigns every partition and fixes the start positions before returning, so nothing written after this call is
+     * Reads only the partition that records keyed {@code serializedKey} are written to (the default partitioner's
+     * choice), instead of every partition: for a reader that only wants the records of one key, such as a gateway
+     * instance reading the replies keyed by its own id. Call before {@link #start()}.
+     */
+    public TopicReader<K, V> onlyPartitionOf(byte[] serializedKey) {
+        this.onlyKey = serializedKey.clone();
+        return this;
+    }
+
+    /**
+     * Assigns every partition (or the one of {@link #onlyPartitionOf}) and fixes the start positions before returning, so nothing written after this call is
      * missed (a reply to a request sent after {@code start()} is always seen); then polls on its own thread.
      *
      * @throws IllegalStateException when the topic still does not exist after a minute
@@ -122,7 +134,11 @@ public final class TopicReader<K, V> implements AutoCloseable {
             List<TopicPartition> found = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             if (!found.isEmpty()) {
-                return found;
+                if (onlyKey == null) {
+                    return found;
+                }
+                int partition = BuiltInPartitioner.partitionForKey(onlyKey, found.size());
+                return found.stream().filter(p -> p.partition() == partition).toList();
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Topic " + topic + " does not exist");

@@ -1,7 +1,6 @@
 package io.orderflow.gateway.auth;
 
 import io.orderflow.gateway.api.ApiException;
-import io.orderflow.gateway.socket.SocketProperties;
 import java.util.Set;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -44,7 +43,7 @@ public class CrossSiteRequests implements WebFilter {
 
     private final OriginCheck origins;
 
-    public CrossSiteRequests(SocketProperties settings) {
+    public CrossSiteRequests(AllowedOrigins settings) {
         this.origins = new OriginCheck(settings.allowedOrigins());
     }
 

@@ -123,10 +123,15 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
         }
     }
 
-    /** From the end: the replies to the commands this instance sends from now on. */
+    /**
+     * From the end: the replies to the commands this instance sends from now on. Replies are keyed by the instance id,
+     * so only the partition of that key is read: with several gateways, each reads its own replies, not every one.
+     */
     @Override
     protected TopicReader<String, CommandReply> newReader() {
-        return new TopicReader<>(kafka, Topics.COMMAND_REPLIES, TopicReader.From.END, this::onReply);
+        return new TopicReader<>(kafka, Topics.COMMAND_REPLIES, TopicReader.From.END, this::onReply)
+                .onlyPartitionOf(Topics.COMMAND_REPLIES.keySerde().serializer()
+                        .serialize(Topics.COMMAND_REPLIES.name(), settings.instanceId()));
     }
 
     @Override

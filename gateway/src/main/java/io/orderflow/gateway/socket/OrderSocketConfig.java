@@ -2,6 +2,7 @@ package io.orderflow.gateway.socket;
 
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.auth.CallerAuthentication;
+import io.orderflow.gateway.auth.AllowedOrigins;
 import io.orderflow.gateway.auth.OriginCheck;
 import java.util.Map;
 import org.springframework.context.annotation.Bean;
@@ -27,7 +28,7 @@ class OrderSocketConfig implements WebFluxConfigurer {
 
     private final OriginCheck origins;
 
-    OrderSocketConfig(SocketProperties settings) {
+    OrderSocketConfig(AllowedOrigins settings) {
         this.origins = new OriginCheck(settings.allowedOrigins());
     }
 

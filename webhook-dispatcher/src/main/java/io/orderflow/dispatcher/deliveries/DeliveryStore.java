@@ -1,6 +1,5 @@
 package io.orderflow.dispatcher.deliveries;
 
-import io.orderflow.dispatcher.metrics.DeliveryMeters;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.CompactedTopicView;
 import org.apache.kafka.common.serialization.StringDeserializer;

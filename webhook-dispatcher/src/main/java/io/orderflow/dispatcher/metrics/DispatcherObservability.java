@@ -1,6 +1,7 @@
 package io.orderflow.dispatcher.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.dispatcher.deliveries.DeliveryMeters;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.observability.BrokerReachability;
 import org.springframework.context.annotation.Bean;

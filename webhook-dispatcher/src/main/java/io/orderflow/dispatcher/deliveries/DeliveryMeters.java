@@ -1,8 +1,7 @@
-package io.orderflow.dispatcher.metrics;
+package io.orderflow.dispatcher.deliveries;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.orderflow.dispatcher.deliveries.Delivery;
 
 /**
  * Webhook deliveries by outcome, counted as their records are written ({@code DeliveryStore.record}, the one place
