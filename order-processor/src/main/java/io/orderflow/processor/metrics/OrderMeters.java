@@ -17,17 +17,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * order that later rolls back ends once. Counted as applied: a record whose exactly-once transaction aborts and is
  * processed again counts again, which only a crash or a failing record causes.
  *
- * <p>Meters: {@code orderflow.orders.started{flow}} and {@code orderflow.orders.ended{flow,status}}. A counter is
+ * <p>Incidents are counted the same way, by the {@link OrderFact.IncidentRaised} fact that sets an order aside.
+ *
+ * <p>Meters: {@code orderflow.orders.started{flow}}, {@code orderflow.orders.ended{flow,status}} and
+ * {@code orderflow.incidents{source}} (the service that could not process the record). A counter is
  * made on a flow's first order and found by a map lookup after that, so the stream thread allocates nothing per order.
  */
 public final class OrderMeters {
 
     static final String STARTED = "orderflow.orders.started";
     static final String ENDED = "orderflow.orders.ended";
+    static final String INCIDENTS = "orderflow.incidents";
 
     private final MeterRegistry registry;
     private final Map<String, Counter> started = new ConcurrentHashMap<>();
     private final Map<String, Map<OrderStatus, Counter>> ended = new ConcurrentHashMap<>();
+    private final Map<String, Counter> incidents = new ConcurrentHashMap<>();
 
     public OrderMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -50,7 +55,12 @@ public final class OrderMeters {
             if (fact instanceof OrderFact.OrderStarted) {
                 started.computeIfAbsent(flowOf(after), flow -> Counter.builder(STARTED)
                         .description("Orders started").tag("flow", flow).register(registry)).increment();
-                break;
+            } else if (fact instanceof OrderFact.IncidentRaised incident) {
+                // "order-processor run report node_detail" -> "order-processor": a bounded set of tag values
+                String service = incident.source().split(" ", 2)[0];
+                incidents.computeIfAbsent(service, source -> Counter.builder(INCIDENTS)
+                        .description("Orders set aside because a record about them could not be processed")
+                        .tag("source", source).register(registry)).increment();
             }
         }
         boolean wasOpen = before == null || before.status() == null || !before.status().terminal();

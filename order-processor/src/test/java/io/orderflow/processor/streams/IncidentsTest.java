@@ -8,6 +8,9 @@ import static io.orderflow.processor.streams.Reports.log;
 import static io.orderflow.processor.streams.Reports.progress;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.orderflow.processor.metrics.OrderMeters;
+import io.orderflow.processor.order.OrderApplier;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
@@ -142,6 +145,23 @@ class IncidentsTest {
         assertThat(after).contains(status).hasSize(before.size() + 1);
         assertThat(after.getLast().message()).isEqualTo("not a status");
         assertThat(after.getLast().key()).isNull();
+    }
+
+    @Test
+    void incidentsAreCountedByTheServiceThatRaisedThem() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (AgentDriver counted = new AgentDriver(new OrderMeters(registry).observing(OrderApplier::applyAll))) {
+            counted.command(start(ORDER));
+            counted.command(start(OTHER));
+
+            counted.report(new RunReport.NodeDetail(ORDER, INSTANCE, null, null, null));
+            counted.report(new RunReport.Incident(OTHER, OTHER + ".1", "task StartRun", "boom"));
+
+            assertThat(registry.get("orderflow.incidents").tag("source", "order-processor").counter().count())
+                    .isEqualTo(1);
+            assertThat(registry.get("orderflow.incidents").tag("source", "flow-runner").counter().count())
+                    .isEqualTo(1);
+        }
     }
 
     @Test
