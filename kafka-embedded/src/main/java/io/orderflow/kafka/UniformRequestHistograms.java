@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * 10,000 dirty cards for them: three quarters of the cards it scans, and two fifths of the pause (measured
  * 2026-11-24; see docs/performance.md, "Uniform request histograms in the embedded broker"). {@link UniformSample}
  * keeps its values in a {@code long} array and links nothing. The histograms still count, and still give
- * percentiles, sampled uniformly over the broker's life instead of weighted to the last minutes; the embedded broker's JMX is not what anyone monitors.
+ * percentiles, sampled uniformly over the broker's life instead of weighted to the last minutes; the embedded
+ * broker's JMX is not what anyone monitors.
  *
  * <p>Kafka's API has no way to choose the sample, so the histogram's {@code final} field is set by reflection, on each
  * histogram the registry announces. If the JVM refuses that (a future release may, see JEP 500), the broker keeps its
