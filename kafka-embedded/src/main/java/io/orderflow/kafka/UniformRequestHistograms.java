@@ -18,11 +18,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why: the decaying sample keeps its values in a {@code ConcurrentSkipListMap} that takes a new node on almost every
  * update, about eight updates per broker request. Each new node is linked from an old one somewhere in the old
- * generation, so every young collection of this JVM (which the broker shares with the services) had to scan some
- * 10,000 dirty cards for them: three quarters of the cards it scanned, and two fifths of the pause
- * (docs/performance-journal.md, tenth session). {@link UniformSample} keeps its values in a {@code long} array and
- * links nothing. The histograms still count, and still give percentiles, sampled uniformly over the broker's life
- * instead of weighted to the last minutes; the embedded broker's JMX is not what anyone monitors.
+ * generation, so every young collection of this JVM (which the broker shares with the services) would scan some
+ * 10,000 dirty cards for them: three quarters of the cards it scans, and two fifths of the pause (measured
+ * 2026-11-24; see docs/performance.md, "Uniform request histograms in the embedded broker"). {@link UniformSample}
+ * keeps its values in a {@code long} array and links nothing. The histograms still count, and still give
+ * percentiles, sampled uniformly over the broker's life instead of weighted to the last minutes; the embedded
+ * broker's JMX is not what anyone monitors.
  *
  * <p>Kafka's API has no way to choose the sample, so the histogram's {@code final} field is set by reflection, on each
  * histogram the registry announces. If the JVM refuses that (a future release may, see JEP 500), the broker keeps its

@@ -11,8 +11,9 @@ import org.apache.kafka.clients.CommonClientConfigs;
  * sharing a host) a TCP segment can be 64 KB, so when data queues on a connection (requests the broker has not read
  * yet, because it reads one request of a connection at a time; a response a consumer has not polled for yet) the
  * kernel drops a segment instead of growing the buffer, and the sender resends it after TCP's minimum timeout of
- * 200 ms. At 500 orders/s in the standalone system that was a processor fetch answered 205 to 220 ms late, once or
- * twice a minute, and every order in flight waited for it (docs/performance-journal.md, fourteenth session). With -1
+ * 200 ms. At 500 orders/s in the standalone system Kafka's fixed buffers made a processor fetch arrive 205 to 220 ms
+ * late, once or twice a minute, and every order in flight waited for it (measured 2026-11-25; see docs/performance.md,
+ * "Socket buffers left to the kernel"). With -1
  * the kernel sizes each buffer and grows it up to {@code net.ipv4.tcp_rmem}'s maximum.
  */
 public final class SocketBuffers {

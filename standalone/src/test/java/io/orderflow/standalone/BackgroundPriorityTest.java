@@ -20,8 +20,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Everything but the gateway runs at background priority: the broker's threads, the Kafka Streams threads of the
  * order-processor and the flow-runner, and the RocksDB threads they start. With the run command's
  * {@code -XX:ThreadPriorityPolicy=1} (this module's tests run with it too), Linux gives them nice 4 and the
- * gateway's event loops nice 0, so that a person's request gets a core first when both are busy (README, "JVM
- * settings").
+ * gateway's event loops nice 0, so that a person's request gets a core first when both are busy (docs/performance.md,
+ * "JVM settings").
  */
 @ExtendWith(SharedStandalone.class)
 class BackgroundPriorityTest {

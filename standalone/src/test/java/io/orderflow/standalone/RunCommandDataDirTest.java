@@ -30,7 +30,8 @@ class RunCommandDataDirTest {
 
     /**
      * spring-boot:run's optimized launch would add -XX:TieredStopAtLevel=1 (C1 only): the run command has the optimizing
-     * compiler, alone, and Java thread priorities that Linux applies (README, "JVM settings").
+     * compiler, alone, and Java thread priorities that Linux applies (docs/performance.md,
+     * "JVM settings").
      */
     @Test
     void springBootRunRunsWithTheOptimizingCompiler() throws Exception {

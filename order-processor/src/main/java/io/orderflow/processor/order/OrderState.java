@@ -72,8 +72,8 @@ public record OrderState(String orderId, OrderStatus status, String reason, Json
 
     /**
      * {@code fresh}, a map the caller has just made for the next state and will not change again, read-only: the
-     * state keeps it as it is instead of copying it once more. A change to a storefront order's nodes used to copy
-     * them twice, which was about a seventh of everything the system allocated per order.
+     * state keeps it as it is instead of copying it once more. Copying it again would copy a storefront order's nodes
+     * twice per change, about a seventh of everything the system allocates per order.
      */
     public static <K, V> Map<K, V> handOver(Map<K, V> fresh) {
         return Collections.unmodifiableMap(fresh);

@@ -23,7 +23,7 @@ import tools.jackson.databind.module.SimpleModule;
  * <p>Written in one pass from the state to UTF-8 JSON, with the flow's JSON copied in as it is ({@link #flowJson},
  * which {@link OrderQueryRouter} caches per published version). Building a tree of the state and of the flow first,
  * then editing and writing it, took about a seventh of a read's event-loop samples; the one pass saved about 5% of a
- * read's CPU (docs/performance-journal.md, fifth session).
+ * read's CPU (measured 2026-11-24; see docs/performance.md).
  */
 public final class OrderView {
 

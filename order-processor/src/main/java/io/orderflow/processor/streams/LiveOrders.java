@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * what was written a moment ago. The store answers them too, but {@code RocksDBStore.get} is {@code synchronized} on
  * the monitor its stream thread holds for every write: a read waited whenever the stream thread lost its core while
  * writing, up to 27 ms on two busy cores, which set the p99 of {@code GET /api/v1/orders/:id}
- * (docs/performance-journal.md, seventh session). A read finds the order here first and asks the store only when it
- * is not.
+ * (measured 2026-11-24; see docs/performance.md, "Live orders per partition"). A read finds the order here first and
+ * asks the store only when it is not.
  *
  * <p>Each active task has its own {@link Partition}, opened when its processor is initialised and closed when it is
  * closed. Kafka Streams closes the processor before the task's state can change under it: before the task moves to
@@ -32,7 +32,7 @@ public final class LiveOrders {
      *                     last 0.8 s of orders at 500 a second on the standalone system's three partitions). More is
      *                     not free: a kept order lives through young collections, which copy it each time; 256 a
      *                     partition doubled the survivors and made a young pause about 2 ms longer
-     *                     (docs/performance-journal.md, eighth session). 0 keeps none: every read asks the store.
+     *                     (measured 2026-11-24, docs/performance.md). 0 keeps none: every read asks the store.
      */
     public LiveOrders(int perPartition) {
         if (perPartition < 0) {

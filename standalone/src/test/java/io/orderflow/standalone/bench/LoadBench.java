@@ -40,8 +40,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The benchmark command (README, "Performance"): drives storefront orders through a standalone system from outside and
- * prints what the system does with them. It is a test-scope main, run through Maven:
+ * The benchmark command (README, "Performance"; docs/performance.md): drives storefront orders through a standalone
+ * system from outside and prints what the system does with them. It is a test-scope main, run through Maven:
  *
  * <pre>
  * ./mvnw -B -o -pl standalone -am -Pbench -DskipTests verify [-Dbench.orders=6000 -Dbench.concurrency=48 ...]

@@ -66,7 +66,7 @@ final class Target implements AutoCloseable {
         builder.environment().put("INTAKE_SMTP_PORT", "-1");
         builder.environment().put("DATA_DIR", dataDir.toString());
         builder.environment().remove("KAFKA_BOOTSTRAP_SERVERS");
-        builder.environment().putIfAbsent("MALLOC_ARENA_MAX", "2"); // as the run command (README, "JVM settings")
+        builder.environment().putIfAbsent("MALLOC_ARENA_MAX", "2"); // as the run command (docs/performance.md)
         System.out.println("bench: starting " + String.join(" ", command) + " (log " + dataDir.resolve("system.log")
                 + ")");
         Process process = builder.start();
