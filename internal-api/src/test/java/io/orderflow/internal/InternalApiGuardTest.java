@@ -41,6 +41,7 @@ class InternalApiGuardTest {
         @Bean
         RouterFunction<ServerResponse> routes() {
             return RouterFunctions.route().GET("/internal/orders", request -> ServerResponse.ok().bodyValue("[]"))
+                    .GET("/actuator/health/readiness", request -> ServerResponse.ok().bodyValue("UP"))
                     .build();
         }
     }
@@ -76,6 +77,10 @@ class InternalApiGuardTest {
             assertThat(get(base + "/internal;a=b/orders", null)).isEqualTo(401);
             assertThat(get(base + "/elsewhere", null)).isEqualTo(401);
             assertThat(get(base + "/internal/orders", "s3cret-token")).isEqualTo(200);
+            // a probe reads readiness without the secret; nothing else comes with it
+            assertThat(get(base + "/actuator/health/readiness", null)).isEqualTo(200);
+            assertThat(get(base + "/actuator/health/readiness;x=/internal/orders", null)).isEqualTo(401);
+            assertThat(get(base + "/actuator/health/readiness/../../internal/orders", null)).isEqualTo(401);
         }
     }
 

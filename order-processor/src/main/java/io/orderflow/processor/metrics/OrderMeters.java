@@ -2,6 +2,7 @@ package io.orderflow.processor.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.orderflow.processor.order.OrderFact;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.processor.streams.OrderAgent;
@@ -9,6 +10,7 @@ import io.orderflow.schemas.model.OrderStatus;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Orders started and ended, by flow (and end status), counted where the agent applies a decision's facts: an order
@@ -20,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Incidents are counted the same way, by the {@link OrderFact.IncidentRaised} fact that sets an order aside.
  *
  * <p>Meters: {@code orderflow.orders.started{flow}}, {@code orderflow.orders.ended{flow,status}} and
- * {@code orderflow.incidents{source}} (the service that could not process the record). A counter is
+ * {@code orderflow.incidents{source}} (the service that could not process the record), and the time from start to end
+ * {@code orderflow.orders.duration{flow}}, a histogram for percentiles over any window. A counter is
  * made on a flow's first order and found by a map lookup after that, so the stream thread allocates nothing per order.
  */
 public final class OrderMeters {
@@ -28,11 +31,13 @@ public final class OrderMeters {
     static final String STARTED = "orderflow.orders.started";
     static final String ENDED = "orderflow.orders.ended";
     static final String INCIDENTS = "orderflow.incidents";
+    static final String DURATION = "orderflow.orders.duration";
 
     private final MeterRegistry registry;
     private final Map<String, Counter> started = new ConcurrentHashMap<>();
     private final Map<String, Map<OrderStatus, Counter>> ended = new ConcurrentHashMap<>();
     private final Map<String, Counter> incidents = new ConcurrentHashMap<>();
+    private final Map<String, Timer> durations = new ConcurrentHashMap<>();
 
     public OrderMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -71,6 +76,10 @@ public final class OrderMeters {
                             .description("Orders that reached an end status").tag("flow", flow)
                             .tag("status", status.wire()).register(registry))
                     .increment();
+            durations.computeIfAbsent(flow, f -> Timer.builder(DURATION)
+                            .description("Time from an order's start to its end status").tag("flow", f)
+                            .publishPercentileHistogram().register(registry))
+                    .record(Math.max(0, after.updatedAt() - after.createdAt()), TimeUnit.MILLISECONDS);
         }
     }
 
