@@ -6,6 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,9 +59,14 @@ class StandaloneMonitoringTest {
         assertThat(queried).contains("orderflow_orders_started_total", "orderflow_incidents_total",
                 "orderflow_orders_duration_seconds_bucket", "kafka_consumer_fetch_manager_records_lag_max");
 
+        // a whole system's scrape is over a megabyte, past the test client's buffer: read it with the JDK's client
+        HttpRequest scrapeRequest = HttpRequest.newBuilder(
+                URI.create("http://localhost:" + system.gatewayPort() + "/actuator/prometheus")).build();
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            String scrape = new String(http.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
-                    .expectBody().returnResult().getResponseBody(), StandardCharsets.UTF_8);
+            HttpResponse<String> response = HttpClient.newHttpClient().send(scrapeRequest,
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            assertThat(response.statusCode()).isEqualTo(200);
+            String scrape = response.body();
             Set<String> served = new LinkedHashSet<>();
             scrape.lines().filter(line -> !line.startsWith("#") && !line.isBlank())
                     .map(line -> line.split("[{ ]", 2)[0]).forEach(served::add);
