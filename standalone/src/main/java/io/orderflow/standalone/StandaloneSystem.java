@@ -94,6 +94,8 @@ public final class StandaloneSystem implements AutoCloseable {
         StandaloneSystem system = new StandaloneSystem(broker, bootstrap, new String[] {
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
                 "--orderflow.data-dir=" + settings.dataDir().toAbsolutePath(),
+                // one instance of each Streams app: no other instance to keep a standby copy on
+                "--orderflow.kafka.standby-replicas=0",
         });
         try {
             TopicProvisioner.createMissing(bootstrap, PARTITIONS, (short) 1);
