@@ -7,6 +7,7 @@ import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.internal.InternalApi;
 import io.orderflow.internal.InternalToken;
+import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.query.LocalQueryApi;
 import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
@@ -25,6 +26,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.util.DefaultUriBuilderFactory;
 import org.springframework.web.util.UriBuilder;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Interactive queries against the order-processor's internal HTTP API. Any instance answers: it forwards to the
@@ -35,7 +37,7 @@ import reactor.core.publisher.Mono;
  * the last one; when that one cannot be reached or answers a 5xx (it is rebalancing, or cannot reach the key's
  * owner), the read is tried on the next instance, then the next, each attempt after {@link #RETRY_WAIT}
  * (resilience4j-retry). Every attempt shares the one {@link #TIMEOUT}. When no instance gives an answer, the read is a
- * 503 with {@code Retry-After}, never the processor's 5xx passed on.
+ * 503 with {@code Retry-After} (with the last instance's own 503 message, such as rebalancing), never a 5xx passed on.
  */
 @Component
 public class ProcessorClient {
@@ -43,7 +45,7 @@ public class ProcessorClient {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     static final Duration RETRY_WAIT = Duration.ofMillis(100);
     private static final String UNAVAILABLE = "The order processor is not reachable; retry later";
-    private static final String REBALANCING = "The order processor is rebalancing; retry shortly";
+    private static final String FAILED = "The order processor could not answer; retry later";
 
     private final List<String> processorUrls;
     private final List<InternalApi> apis;
@@ -102,8 +104,28 @@ public class ProcessorClient {
                     })
                     .transformDeferred(RetryOperator.of(retry))
                     .flatMap(answer -> answer.getStatusCode().is5xxServerError()
-                            ? Mono.error(ApiException.unavailable(REBALANCING)) : Mono.just(answer));
+                            ? Mono.error(ApiException.unavailable(failure(answer))) : Mono.just(answer));
         });
+    }
+
+    /** Why the last instance asked could not answer: its own 503 message (rebalancing, ...), or a general one. */
+    private static String failure(ResponseEntity<?> answer) {
+        if (answer.getStatusCode() == HttpStatus.SERVICE_UNAVAILABLE) {
+            try {
+                JsonNode body = switch (answer.getBody()) {
+                    case byte[] bytes -> Json.MAPPER.readTree(bytes);
+                    case String text -> Json.MAPPER.readTree(text);
+                    case null, default -> Json.object();
+                };
+                String error = body.path("error").asString("");
+                if (!error.isBlank()) {
+                    return error;
+                }
+            } catch (RuntimeException notJson) {
+                return FAILED;
+            }
+        }
+        return FAILED;
     }
 
     /** The read answered by the processor in this JVM, when the instance's URL names one. */

@@ -77,9 +77,12 @@ class ProcessorFailoverTest {
                     .expectHeader().exists("Retry-After")
                     .expectBody().jsonPath("$.error").value(error -> assertThat((String) error).isNotBlank());
         }
+        http.get().uri("/api/v1/orders/" + ORDER).exchange().expectStatus().isEqualTo(503)
+                .expectBody().jsonPath("$.error").isEqualTo("The order processor is rebalancing; retry shortly");
         WebTestClient alone = gateway(url(broken));
         alone.get().uri("/api/v1/orders/" + ORDER).exchange().expectStatus().isEqualTo(503)
-                .expectHeader().exists("Retry-After");
+                .expectHeader().exists("Retry-After")
+                .expectBody().jsonPath("$.error").isEqualTo("The order processor could not answer; retry later");
     }
 
     @Test
