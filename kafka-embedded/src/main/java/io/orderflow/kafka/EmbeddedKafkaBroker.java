@@ -8,10 +8,12 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -96,6 +98,52 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
+    /**
+     * A cluster of {@code nodes} brokers in this JVM (each broker and controller, one quorum), every topic with
+     * {@code nodes} replicas and {@code min.insync.replicas} one less: for tests of what a broker's loss does. Each
+     * node's data is under {@code dataDir/kafka-<id>}; the nodes are started together, since each waits for a quorum.
+     */
+    public static List<EmbeddedKafkaBroker> startCluster(Path dataDir, int nodes) {
+        try {
+            int[] clientPorts = new int[nodes];
+            int[] controllerPorts = new int[nodes];
+            StringBuilder voters = new StringBuilder();
+            for (int i = 0; i < nodes; i++) {
+                clientPorts[i] = freePort();
+                controllerPorts[i] = freePort();
+                voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(controllerPorts[i]);
+            }
+            String clusterId = Uuid.randomUuid().toString();
+            UniformRequestHistograms.install();
+            List<CompletableFuture<EmbeddedKafkaBroker>> starting = new ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                Path logDir = Files.createDirectories(dataDir.toAbsolutePath().resolve("kafka-" + (i + 1)));
+                Properties settings = settings(logDir, i + 1, clientPorts[i], controllerPorts[i], voters.toString(),
+                        nodes, null);
+                // A node stops as a crashed one does, without asking the controllers first: the last nodes of a
+                // cluster that lost its quorum would otherwise wait minutes for an answer.
+                settings.put("controlled.shutdown.enable", "false");
+                KafkaConfig config = new KafkaConfig(settings, false);
+                format(config, logDir, clusterId);
+                String bootstrap = "127.0.0.1:" + clientPorts[i];
+                String thread = "kafka-" + (i + 1) + "-start";
+                starting.add(CompletableFuture.supplyAsync(() -> {
+                    KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+                    server.startup();
+                    EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, Map.of());
+                    broker.awaitReady();
+                    return broker;
+                }, start -> new Thread(start, thread).start()));
+            }
+            List<EmbeddedKafkaBroker> brokers = starting.stream().map(CompletableFuture::join).toList();
+            log.info("Kafka cluster of {} ready on {}", nodes, brokers.stream()
+                    .map(EmbeddedKafkaBroker::bootstrapServers).toList());
+            return brokers;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public String bootstrapServers() {
         return bootstrapServers;
     }
@@ -112,12 +160,23 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         log.info("Kafka broker on {} stopped", bootstrapServers);
     }
 
+    /** The one node of a single-broker system; with {@code sasl}, its client listener requires that user. */
     private static Properties settings(Path logDir, int clientPort, int controllerPort, SaslUser sasl) {
+        return settings(logDir, 1, clientPort, controllerPort, "1@127.0.0.1:" + controllerPort, 1, sasl);
+    }
+
+    /**
+     * One node's settings; {@code replicas} is the replication of the internal topics and the default of every
+     * topic, with {@code min.insync.replicas} one less (at least 1).
+     */
+    private static Properties settings(Path logDir, int nodeId, int clientPort, int controllerPort, String voters,
+                                       int replicas, SaslUser sasl) {
+        String minIsr = String.valueOf(Math.max(1, replicas - 1));
         Properties p = new Properties();
         p.putAll(Map.ofEntries(
                 Map.entry("process.roles", "broker,controller"),
-                Map.entry("node.id", "1"),
-                Map.entry("controller.quorum.voters", "1@127.0.0.1:" + controllerPort),
+                Map.entry("node.id", String.valueOf(nodeId)),
+                Map.entry("controller.quorum.voters", voters),
                 Map.entry("listeners", "PLAINTEXT://127.0.0.1:" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort),
                 Map.entry("advertised.listeners", "PLAINTEXT://127.0.0.1:" + clientPort),
                 Map.entry("controller.listener.names", "CONTROLLER"),
@@ -126,14 +185,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("log.dirs", logDir.toString()),
                 Map.entry("num.partitions", "3"),
                 Map.entry("auto.create.topics.enable", "false"),
-                // one node: every internal topic has one replica
-                Map.entry("offsets.topic.replication.factor", "1"),
+                Map.entry("default.replication.factor", String.valueOf(replicas)),
+                Map.entry("min.insync.replicas", minIsr),
+                Map.entry("offsets.topic.replication.factor", String.valueOf(replicas)),
                 Map.entry("offsets.topic.num.partitions", "6"),
-                Map.entry("transaction.state.log.replication.factor", "1"),
-                Map.entry("transaction.state.log.min.isr", "1"),
+                Map.entry("transaction.state.log.replication.factor", String.valueOf(replicas)),
+                Map.entry("transaction.state.log.min.isr", minIsr),
                 Map.entry("transaction.state.log.num.partitions", "6"),
-                Map.entry("share.coordinator.state.topic.replication.factor", "1"),
-                Map.entry("share.coordinator.state.topic.min.isr", "1"),
+                Map.entry("share.coordinator.state.topic.replication.factor", String.valueOf(replicas)),
+                Map.entry("share.coordinator.state.topic.min.isr", minIsr),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
                 // small footprint: this broker shares its JVM with four services
                 Map.entry("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024)),
@@ -156,6 +216,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Formats the log directory unless it already holds a formatted broker (then the data is kept as it is). */
     private static void format(KafkaConfig config, Path logDir) {
+        format(config, logDir, Uuid.randomUuid().toString());
+    }
+
+    private static void format(KafkaConfig config, Path logDir, String clusterId) {
         if (Files.exists(logDir.resolve("meta.properties"))) {
             return;
         }
@@ -163,7 +227,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             new Formatter()
                     .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
                     .setNodeId(config.nodeId())
-                    .setClusterId(Uuid.randomUuid().toString())
+                    .setClusterId(clusterId)
                     .setControllerListenerName(config.controllerListenerNames().getFirst())
                     .setMetadataLogDirectory(config.metadataLogDir())
                     .setDirectories(List.of(logDir.toString()))

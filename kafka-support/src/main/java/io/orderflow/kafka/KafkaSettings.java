@@ -3,8 +3,11 @@ package io.orderflow.kafka;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -38,23 +41,36 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                         Kafka Streams' internal topics included; {@code -1} takes the broker's default
  * @param topicMinIsr      {@code TOPIC_MIN_ISR}: {@code min.insync.replicas} of those topics; {@code 0} leaves the
  *                         broker's default
+ * @param instanceId       {@code INSTANCE_ID}: this instance's stable name in its Kafka Streams groups (static
+ *                         membership); blank is {@link #instanceId(String) derived} from the host and the state directory
+ * @param standbyReplicas  {@code NUM_STANDBY_REPLICAS}: warm copies of each Streams task's stores on other instances
+ * @param sessionTimeout   {@code KAFKA_SESSION_TIMEOUT}: how long a Streams group waits for a silent member before
+ *                         moving its tasks to another instance
  */
 @ConfigurationProperties("orderflow.kafka")
 public record KafkaSettings(String bootstrapServers, String propertiesFile, Map<String, String> properties,
-                            short topicReplication, int topicMinIsr) {
+                            short topicReplication, int topicMinIsr, String instanceId, int standbyReplicas,
+                            Duration sessionTimeout) {
+
+    private static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
 
     /** The environment variables that name a client property: {@code KAFKA_} and its upper-snake name. */
     private static final Map<String, String> ENVIRONMENT_NAMES = environmentNames();
 
     @ConstructorBinding
     public KafkaSettings(String bootstrapServers, String propertiesFile, Map<String, String> properties,
-                         @DefaultValue("-1") short topicReplication, @DefaultValue("0") int topicMinIsr) {
+                         @DefaultValue("-1") short topicReplication, @DefaultValue("0") int topicMinIsr,
+                         String instanceId, @DefaultValue("1") int standbyReplicas,
+                         @DefaultValue("10s") Duration sessionTimeout) {
         this.bootstrapServers = bootstrapServers == null || bootstrapServers.isBlank()
                 ? "localhost:9092" : bootstrapServers;
         this.propertiesFile = propertiesFile == null ? "" : propertiesFile.strip();
         this.properties = properties == null ? Map.of() : Map.copyOf(properties);
         this.topicReplication = topicReplication == 0 ? -1 : topicReplication;
         this.topicMinIsr = Math.max(0, topicMinIsr);
+        this.instanceId = instanceId == null || instanceId.isBlank() ? null : instanceId.strip();
+        this.standbyReplicas = Math.max(0, standbyReplicas);
+        this.sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
     }
 
     /** A plaintext cluster at {@code bootstrapServers}, broker-default replication (tests, tools). */
@@ -62,19 +78,53 @@ public record KafkaSettings(String bootstrapServers, String propertiesFile, Map<
         this(bootstrapServers, null, null, (short) -1, 0);
     }
 
+    /** A cluster and its client properties, with the Streams group settings' defaults (tools, tests). */
+    public KafkaSettings(String bootstrapServers, String propertiesFile, Map<String, String> properties,
+                         short topicReplication, int topicMinIsr) {
+        this(bootstrapServers, propertiesFile, properties, topicReplication, topicMinIsr, null, 1,
+                DEFAULT_SESSION_TIMEOUT);
+    }
+
     /**
      * The settings of a process that reads its environment itself (the topic provisioner, the flow publisher):
-     * {@code KAFKA_BOOTSTRAP_SERVERS}, {@code KAFKA_PROPERTIES_FILE}, {@code TOPIC_REPLICATION}, {@code TOPIC_MIN_ISR}.
+     * {@code KAFKA_BOOTSTRAP_SERVERS}, {@code KAFKA_PROPERTIES_FILE}, {@code TOPIC_REPLICATION}, {@code TOPIC_MIN_ISR}
+     * and {@code INSTANCE_ID}; such a process runs no Streams app, so the group settings keep their defaults.
      */
     public static KafkaSettings fromEnvironment(Map<String, String> env) {
         return new KafkaSettings(env.get("KAFKA_BOOTSTRAP_SERVERS"), env.get("KAFKA_PROPERTIES_FILE"), null,
                 Short.parseShort(env.getOrDefault("TOPIC_REPLICATION", "-1").strip()),
-                Integer.parseInt(env.getOrDefault("TOPIC_MIN_ISR", "0").strip()));
+                Integer.parseInt(env.getOrDefault("TOPIC_MIN_ISR", "0").strip()), env.get("INSTANCE_ID"), 1,
+                DEFAULT_SESSION_TIMEOUT);
     }
 
     /** These settings on another cluster (the standalone system's in-process broker). */
     public KafkaSettings withBootstrapServers(String servers) {
-        return new KafkaSettings(servers, propertiesFile, properties, topicReplication, topicMinIsr);
+        return new KafkaSettings(servers, propertiesFile, properties, topicReplication, topicMinIsr, instanceId,
+                standbyReplicas, sessionTimeout);
+    }
+
+    /** These settings with the Streams group settings given (the standalone system, tests). */
+    public KafkaSettings withStreamsMembership(String instanceId, int standbyReplicas, Duration sessionTimeout) {
+        return new KafkaSettings(bootstrapServers, propertiesFile, properties, topicReplication, topicMinIsr,
+                instanceId, standbyReplicas, sessionTimeout);
+    }
+
+    /**
+     * The instance id given, or else one that stays the same across restarts of this instance and differs between
+     * instances: the host name and a hash of the state directory, which two instances on one machine cannot share.
+     */
+    public String instanceId(String stateDir) {
+        if (instanceId != null) {
+            return instanceId;
+        }
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "localhost";
+        }
+        String dir = Path.of(stateDir).toAbsolutePath().normalize().toString();
+        return host + "-" + Integer.toHexString(dir.hashCode());
     }
 
     /**

@@ -60,6 +60,13 @@ public final class StreamsApp {
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), FETCH_MAX_WAIT_MS);
         // for the consumers, producers and admin client alike (see SocketBuffers)
         props.putAll(SocketBuffers.client());
+        // Back within seconds after a crash: a restarted instance rejoins under its stable id and takes its tasks back
+        // without waiting out the dead member's session; when it stays away, another instance takes over from its
+        // standby copies after the session timeout instead of restoring every store from the changelog.
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, kafka.standbyReplicas());
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), kafka.instanceId(stateDir));
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+                (int) kafka.sessionTimeout().toMillis());
         return props;
     }
 

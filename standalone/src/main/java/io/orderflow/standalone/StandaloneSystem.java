@@ -116,6 +116,8 @@ public final class StandaloneSystem implements AutoCloseable {
                 "--orderflow.data-dir=" + settings.dataDir().toAbsolutePath(),
                 // with LOG_FORMAT=json, each JSON line names its own service (the contexts share one logging system)
                 "--logging.structured.json.customizer=" + ServiceJsonMember.class.getName(),
+                // one instance of each Streams app: no other instance to keep a standby copy on
+                "--orderflow.kafka.standby-replicas=0",
         });
         try {
             TopicProvisioner.createMissing(kafka, PARTITIONS);

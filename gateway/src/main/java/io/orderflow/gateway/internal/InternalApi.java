@@ -24,11 +24,18 @@ public final class InternalApi {
 
     private final WebClient http;
     private final String unavailable;
+    private final Duration timeout;
 
     /** {@code service} names the other side in the 503 message, e.g. "order processor". */
     public InternalApi(String baseUrl, String service, InternalToken token) {
+        this(baseUrl, service, token, TIMEOUT);
+    }
+
+    /** An API whose calls give up after {@code timeout} instead of 10 s. */
+    public InternalApi(String baseUrl, String service, InternalToken token, Duration timeout) {
         this.http = WebClient.builder().baseUrl(baseUrl).defaultHeaders(token::addTo).build();
         this.unavailable = "The " + service + " is not reachable; retry later";
+        this.timeout = timeout;
     }
 
     public Mono<ResponseEntity<String>> get(Function<UriBuilder, URI> uri) {
@@ -53,7 +60,7 @@ public final class InternalApi {
         return request.exchangeToMono(response -> response.bodyToMono(type).defaultIfEmpty(empty)
                         .map(answer -> ResponseEntity.status(response.statusCode())
                                 .contentType(MediaType.APPLICATION_JSON).body(answer)))
-                .timeout(TIMEOUT)
+                .timeout(timeout)
                 .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(unavailable));
     }
 }

@@ -7,6 +7,7 @@ import io.orderflow.schemas.model.OrderType;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
@@ -48,12 +49,18 @@ public final class GatewayDeployment implements AutoCloseable {
 
     /** Starts one more gateway instance with settings of its own on top of the deployment's; answers a client for it. */
     public WebTestClient startInstance(String... instanceSettings) {
+        // A repeated command-line setting is read as the list of all its values: an instance's own processor URLs
+        // replace the deployment's instead.
+        boolean ownProcessorUrl = Arrays.stream(instanceSettings)
+                .anyMatch(setting -> setting.startsWith("--orderflow.gateway.processor-url="));
         List<String> args = new ArrayList<>(List.of("--server.port=0",
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
-                "--orderflow.gateway.processor-url=" + queries.url(),
                 "--orderflow.gateway.dispatcher-url=" + dispatcher.url(),
                 "--orderflow.gateway.reply-timeout=5s",
                 "--orderflow.auth.app-password=" + (appPassword == null ? "" : appPassword)));
+        if (!ownProcessorUrl) {
+            args.add("--orderflow.gateway.processor-url=" + queries.url());
+        }
         args.addAll(extraSettings);
         args.addAll(List.of(instanceSettings));
         var application = GatewayApplication.application();

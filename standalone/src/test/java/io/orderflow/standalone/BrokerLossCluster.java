@@ -1,0 +1,115 @@
+package io.orderflow.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.kafka.EmbeddedKafkaBroker;
+import io.orderflow.kafka.TopicProvisioner;
+import io.orderflow.kafka.testing.TestKafka;
+import io.orderflow.schemas.json.Json;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * TEST ONLY, run by the {@code cluster} profile (not by the default build): the services against a three-broker
+ * cluster in this JVM (replication 3, {@code min.insync.replicas} 2). One broker stops while orders are being started;
+ * every order started is completed, none twice, and every node of every order ran once.
+ * {@code ./mvnw -B -q -DskipTests install && ./mvnw -B -pl standalone -Pcluster test}
+ */
+class BrokerLossCluster {
+
+    private static final int ORDERS = 40;
+    private static final String BODY = """
+            {"flowId":"storefront_order","input":{"type":"storefront_order","customerId":"cus_cluster",
+             "currency":"USD","lines":[{"sku":"TSHIRT-RED-M","name":"T-shirt","qty":2,"unitPrice":19.5}],
+             "meta":{"shipTo":"1 Main Street"}}}""";
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Test
+    void a_broker_lost_under_load_loses_no_order_and_runs_none_twice() throws Exception {
+        Path data = TestKafka.uniqueStateDir("cluster");
+        List<EmbeddedKafkaBroker> brokers = EmbeddedKafkaBroker.startCluster(data, 3);
+        String bootstrap = brokers.stream().map(EmbeddedKafkaBroker::bootstrapServers)
+                .collect(Collectors.joining(","));
+        TopicProvisioner.createMissing(bootstrap, 3, (short) 3);
+        List<EmbeddedKafkaBroker> running = new ArrayList<>(brokers);
+        try (StandaloneSystem system = StandaloneSystem.start(
+                new StandaloneSettings(0, data, Optional.of(bootstrap), 0, -1));
+             ExecutorService clients = Executors.newFixedThreadPool(4)) {
+            String base = "http://localhost:" + system.gatewayPort();
+            Map<String, String> orderByKey = new ConcurrentHashMap<>();
+            List<Future<?>> posts = new ArrayList<>();
+            for (int i = 0; i < ORDERS; i++) {
+                String key = "cluster-" + i;
+                posts.add(clients.submit(() -> orderByKey.put(key, start(base, key))));
+                if (i == ORDERS / 4) {
+                    // the broker that is not first in the bootstrap list, stopped while orders keep coming
+                    running.remove(1).close();
+                }
+                Thread.sleep(50);
+            }
+            for (Future<?> post : posts) {
+                post.get();
+            }
+            assertThat(orderByKey).hasSize(ORDERS);
+            assertThat(orderByKey.values()).doesNotHaveDuplicates();
+
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                for (String id : orderByKey.values()) {
+                    assertThat(read(base, id).path("status").asString("")).as(id).isEqualTo("completed");
+                }
+            });
+            for (String id : orderByKey.values()) {
+                JsonNode nodes = read(base, id).path("nodes");
+                assertThat(nodes.isEmpty()).as(id).isFalse();
+                nodes.properties().forEach(node -> assertThat(node.getValue().path("runs").size())
+                        .as(id + " " + node.getKey()).isLessThanOrEqualTo(1));
+            }
+            JsonNode list = Json.MAPPER.readTree(get(base + "/api/v1/orders?q=cus_cluster").body());
+            assertThat(list.path("orders").size()).isEqualTo(ORDERS);
+        } finally {
+            running.forEach(EmbeddedKafkaBroker::close);
+        }
+    }
+
+    /** Starts an order with an idempotency key, as a client would: a 503 is sent again with the same key. */
+    private String start(String base, String key) throws Exception {
+        while (true) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders"))
+                    .header("content-type", "application/json").header("Idempotency-Key", key)
+                    .timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(BODY)).build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 201 || response.statusCode() == 200) {
+                return Json.MAPPER.readTree(response.body()).path("orderId").asString();
+            }
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(503);
+            Thread.sleep(500);
+        }
+    }
+
+    private JsonNode read(String base, String id) throws Exception {
+        HttpResponse<String> response = get(base + "/api/v1/orders/" + id);
+        return response.statusCode() == 200 ? Json.MAPPER.readTree(response.body()) : Json.object();
+    }
+
+    private HttpResponse<String> get(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(15)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
