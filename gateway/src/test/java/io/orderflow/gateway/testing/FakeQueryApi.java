@@ -26,6 +26,7 @@ public final class FakeQueryApi implements AutoCloseable {
     private final HttpServer server;
     private final FakeProcessor processor;
     private final AtomicReference<String> lastListQuery = new AtomicReference<>();
+    private final AtomicReference<String> lastApprovalsQuery = new AtomicReference<>();
     private volatile int extraRows;
 
     public FakeQueryApi(FakeProcessor processor) {
@@ -38,6 +39,8 @@ public final class FakeQueryApi implements AutoCloseable {
         server.createContext("/internal/orders", this::handle);
         server.createContext("/internal/incidents", exchange -> respond(exchange, 200,
                 Json.object().set("incidents", Json.MAPPER.createArrayNode())));
+        server.createContext("/internal/order-counts", this::counts);
+        server.createContext("/internal/approvals", this::approvals);
         server.start();
     }
 
@@ -84,6 +87,35 @@ public final class FakeQueryApi implements AutoCloseable {
             state.set("chat", Json.tree(processor.chat(id)));
             respond(exchange, 200, state);
         }
+    }
+
+    /** Counts by status of the fake orders, every status present. */
+    private void counts(HttpExchange exchange) throws IOException {
+        ObjectNode body = Json.object();
+        ObjectNode counts = body.putObject("counts");
+        for (String status : java.util.List.of("queued", "running", "waiting", "completed", "declined", "cancelled",
+                "failed", "rolled_back")) {
+            counts.put(status, processor.orders().values().stream().filter(o -> o.status().equals(status)).count());
+        }
+        body.put("total", processor.orders().size());
+        respond(exchange, 200, body);
+    }
+
+    /** One pending approval row per fake order waiting at an approval. */
+    private void approvals(HttpExchange exchange) throws IOException {
+        lastApprovalsQuery.set(exchange.getRequestURI().getRawQuery());
+        ObjectNode body = Json.object();
+        ArrayNode rows = body.putArray("approvals");
+        processor.orders().values().stream().filter(o -> o.waitingApprovalNode() != null)
+                .forEach(o -> rows.addObject().put("orderId", o.orderId()).put("nodeId", o.waitingApprovalNode())
+                        .put("title", "Manager approval").put("assignee", "manager").put("status", "pending")
+                        .put("createdAt", o.createdAt()));
+        respond(exchange, 200, body);
+    }
+
+    /** The raw query string of the last approvals request. */
+    public String lastApprovalsQuery() {
+        return lastApprovalsQuery.get();
     }
 
     private ObjectNode list(Map<String, String> query) {
