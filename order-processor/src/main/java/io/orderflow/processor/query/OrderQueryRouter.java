@@ -289,7 +289,7 @@ public class OrderQueryRouter {
     }
 
     /** Approval rows by deadline, soonest first; a row without one (stored before deadlines were kept) last. */
-    static final Pages.Order APPROVALS_BY_DEADLINE = new Pages.Order("deadline",
+    public static final Pages.Order APPROVALS_BY_DEADLINE = new Pages.Order("deadline",
             row -> row.hasNonNull("deadline") ? row.get("deadline").asLong() : Long.MAX_VALUE, false,
             row -> row.path("orderId").asString("") + "|" + row.path("nodeId").asString(""));
 
