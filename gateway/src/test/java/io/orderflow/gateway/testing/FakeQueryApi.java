@@ -118,19 +118,25 @@ public final class FakeQueryApi implements AutoCloseable {
         return lastApprovalsQuery.get();
     }
 
+    /** The matching orders, newest first, at most {@code limit}; {@code next} (a made-up cursor) when more match. */
     private ObjectNode list(Map<String, String> query) {
         ObjectNode body = Json.object();
         ArrayNode rows = body.putArray("orders");
-        processor.orders().values().stream()
+        int limit = Integer.parseInt(query.getOrDefault("limit", "200"));
+        java.util.List<FakeProcessor.FakeOrder> matching = processor.orders().values().stream()
                 .filter(o -> !query.containsKey("type") || o.type().equals(query.get("type")))
                 .filter(o -> !query.containsKey("status") || o.status().equals(query.get("status")))
                 .filter(o -> !query.containsKey("q") || o.orderId().contains(query.get("q")))
                 .sorted(Comparator.comparingLong(FakeProcessor.FakeOrder::createdAt).reversed())
-                .limit(Integer.parseInt(query.getOrDefault("limit", "200")))
+                .toList();
+        matching.stream().limit(limit)
                 .forEach(o -> rows.addObject().put("id", o.orderId()).put("type", o.type()).put("status", o.status())
                         .put("createdAt", o.createdAt()));
         for (int i = 0; i < extraRows; i++) {
             rows.addObject().put("id", "ord_extra" + i).put("type", "reorder").put("status", "queued");
+        }
+        if (matching.size() + extraRows > limit) {
+            body.put("next", "fake-next-page");
         }
         return body;
     }
