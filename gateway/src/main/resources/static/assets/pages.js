@@ -189,7 +189,10 @@ export function approvalsPage(main) {
     try {
       const page = await api(query(null));
       if (mine !== seq) return;
-      rows = page.approvals;
+      // a row whose decision failed stays, with its note and its reason, even once the list no longer has it
+      const fresh = new Set(page.approvals.map(keyOf));
+      const failed = rows.filter((r) => outcomes.get(keyOf(r))?.ok === false && !fresh.has(keyOf(r)));
+      rows = failed.concat(page.approvals);
       next = page.next || null;
       draw();
     } catch (e) {
@@ -283,7 +286,8 @@ export function approvalsPage(main) {
     pick.addEventListener('change', () => { if (pick.checked) selected.add(key); else selected.delete(key); draw(); });
     const result = outcome ? (outcome.ok ? h('p', { class: 'outcome', role: 'status' }, outcome.message)
       : h('div', { class: 'outcome failed', role: 'alert' }, h('p', { class: 'error' }, outcome.message),
-        h('button', { type: 'button', class: 'retry', onclick: outcome.retry }, 'Retry'))) : null;
+        h('div', { class: 'row' }, h('button', { type: 'button', class: 'retry', onclick: outcome.retry }, 'Retry'),
+          h('button', { type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); load(); } }, 'Dismiss')))) : null;
     const actions = pending && approver ? h('div', { class: 'row' }, note,
       h('button', { type: 'button', class: 'ok approve', disabled: busy, onclick: () => decide([r], 'approved') }, 'Approve'),
       h('button', { type: 'button', class: 'danger reject', disabled: busy, onclick: () => decide([r], 'rejected') }, 'Reject'),
