@@ -165,7 +165,8 @@ export function orderPage(main, orderId) {
             e.preventDefault();
             const reason = cancelReason.value.trim();
             perform('cancel', `Cancel order ${state.orderId}`, () => socket.call('cancel', reason ? { reason } : {}),
-              (result) => (result?.ok === false ? `Order ${state.orderId} had already ended.` : `Order ${state.orderId} cancelled.`));
+              (result) => (result?.ok === false ? `Order ${state.orderId} had already ended.`
+                : `Order ${state.orderId} cancelled.`));
           },
         }, field('Reason', cancelReason), h('button', {
           type: 'submit', class: 'danger', id: 'cancel-order', disabled: !connected || undoing.has('cancel'),
@@ -228,21 +229,26 @@ export function orderPage(main, orderId) {
   }
 
   function drawResults() {
+    const dismiss = (key) => h('button', {
+      type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); draw(); },
+    }, 'Dismiss');
     mount(results, [...outcomes].map(([key, o]) => (o.ok
-      ? h('p', { class: 'notice outcome', role: 'status', 'data-outcome': key }, o.message,
-        h('button', { type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); draw(); } }, 'Dismiss'))
-      : h('div', { class: 'notice outcome failed', role: 'alert', 'data-outcome': key }, h('p', { class: 'error' }, o.message),
+      ? h('p', { class: 'notice outcome', role: 'status', 'data-outcome': key }, o.message, dismiss(key))
+      : h('div', { class: 'notice outcome failed', role: 'alert', 'data-outcome': key },
+        h('p', { class: 'error' }, o.message),
         h('div', { class: 'row' },
           h('button', { type: 'button', class: 'retry', disabled: !connected || undoing.has(key), onclick: o.retry },
             connected ? 'Retry' : 'Retry (waiting for the connection)'),
-          h('button', { type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); draw(); } }, 'Dismiss'))))));
+          dismiss(key))))));
   }
 
   function drawWaits(ended) {
     drawResults();
     const open = state.waits || [];
     const offline = !connected && open.length && !ended
-      ? h('p', { class: 'error', id: 'offline-note' }, 'Not connected: nothing can be sent until the page is live again.') : null;
+      ? h('p', { class: 'error', id: 'offline-note' },
+        'Not connected: nothing can be sent until the page is live again.')
+      : null;
     mount(waits, h('h2', { id: 'waits-h' }, 'Open waits'), offline, open.length ? open.map((w) => {
       const key = `${w.kind}:${w.nodeId}`;
       const busy = undoing.has(key) || !connected;
@@ -260,7 +266,8 @@ export function orderPage(main, orderId) {
               const result = await socket.call('decide', params);
               notes.delete(w.nodeId);
               return result;
-            }, () => `${decision === 'approved' ? 'Approved' : 'Rejected'} “${w.title}”${text ? ` with the note “${text}”` : ''}.`);
+            }, () => `${decision === 'approved' ? 'Approved' : 'Rejected'} “${w.title}”`
+              + `${text ? ` with the note “${text}”` : ''}.`);
           };
           controls = h('div', {}, field('Note (optional)', note), h('div', { class: 'row' },
             h('button', { type: 'button', class: 'ok approve', disabled: busy, onclick: decide('approved') }, 'Approve'),
@@ -272,8 +279,10 @@ export function orderPage(main, orderId) {
         controls = h('button', {
           type: 'button', class: 'deliver', disabled: busy,
           onclick: () => perform(key, `Deliver ${w.event} to ${state.orderId}`,
-            () => socket.call('deliver', { event: w.event, payload: { source: 'dashboard', amount: state.order?.total } }),
-            (result) => (result?.delivered ? `Delivered ${w.event} to ${result.nodeId}.` : 'Nobody was waiting any more.')),
+            () => socket.call('deliver',
+              { event: w.event, payload: { source: 'dashboard', amount: state.order?.total } }),
+            (result) => (result?.delivered ? `Delivered ${w.event} to ${result.nodeId}.`
+              : 'Nobody was waiting any more.')),
         }, `Deliver ${w.event}`);
       } else {
         controls = h('p', { class: 'muted' }, 'Delivering events needs the operator role.');
@@ -318,13 +327,17 @@ export function orderPage(main, orderId) {
     const key = `proposal:${p.id}`;
     const confirm = () => perform(key, label, () => (p.kind === 'cancel'
       ? socket.call('cancel', { ...(p.reason ? { reason: p.reason } : {}), proposalId: p.id })
-      : socket.call('decide', { nodeId: p.nodeId, decision: p.decision, ...(p.reason ? { note: p.reason } : {}), proposalId: p.id })),
+      : socket.call('decide', {
+        nodeId: p.nodeId, decision: p.decision, ...(p.reason ? { note: p.reason } : {}), proposalId: p.id,
+      })),
     () => `Confirmed: ${label}.`);
     return h('div', { class: 'proposal', 'data-proposal': p.id, 'data-status': p.status },
       h('strong', {}, 'Proposal: '), label, ' ', badge(p.status === 'open' ? 'open' : p.status, p.status === 'open' ? 'waiting' : 'completed'),
       p.status === 'open' && allowed ? h('div', {}, h('button', {
         type: 'button', class: 'ok confirm-proposal', disabled: undoing.has(key) || !connected, onclick: confirm,
-      }, 'Confirm')) : p.status === 'open' ? h('p', { class: 'muted' }, `Confirming needs the ${p.kind === 'cancel' ? 'operator' : 'approver'} role.`) : null);
+      }, 'Confirm')) : p.status === 'open'
+        ? h('p', { class: 'muted' }, `Confirming needs the ${p.kind === 'cancel' ? 'operator' : 'approver'} role.`)
+        : null);
   }
 
   return () => socket.close();

@@ -42,7 +42,9 @@ export function ordersPage(main) {
     ORDER_TYPES.map((t) => h('option', { value: t, selected: params.get('type') === t }, t.replaceAll('_', ' '))));
   const status = h('select', { id: 'filter-status' }, h('option', { value: '' }, 'Any status'),
     ORDER_STATUSES.map((s) => h('option', { value: s, selected: params.get('status') === s }, s.replace('_', ' '))));
-  const q = h('input', { id: 'filter-q', type: 'search', value: params.get('q') || '', placeholder: 'id, title, customer or SKU' });
+  const q = h('input', {
+    id: 'filter-q', type: 'search', value: params.get('q') || '', placeholder: 'id, title, customer or SKU',
+  });
   const sort = h('select', { id: 'sort' }, h('option', { value: 'created' }, 'Newest created'),
     h('option', { value: 'updated', selected: params.get('sort') === 'updated' }, 'Recently updated'));
   const since = h('input', { id: 'filter-since', type: 'date', value: params.get('since') || '' });
@@ -72,7 +74,8 @@ export function ordersPage(main) {
     query.set('limit', String(PAGE_SIZE));
     if (cursors[pageIndex]) query.set('cursor', cursors[pageIndex]);
     try {
-      const [page, tally] = await Promise.all([api(`/api/v1/orders?${query}`), api(`/api/v1/orders/counts?${countQuery}`)]);
+      const [page, tally] = await Promise.all([
+        api(`/api/v1/orders?${query}`), api(`/api/v1/orders/counts?${countQuery}`)]);
       if (mine !== seq) return;
       const rows = page.orders;
       cursors = cursors.slice(0, pageIndex + 1);
@@ -153,7 +156,9 @@ export function approvalsPage(main) {
   const params = new URLSearchParams(location.search);
   let filter = params.get('status');
   if (!APPROVAL_FILTERS.includes(filter)) filter = 'pending';
-  const assignee = h('input', { id: 'filter-assignee', type: 'search', value: params.get('assignee') || '', placeholder: 'e.g. manager' });
+  const assignee = h('input', {
+    id: 'filter-assignee', type: 'search', value: params.get('assignee') || '', placeholder: 'e.g. manager',
+  });
   const list = h('div', { id: 'approvals-list' }, h('p', { class: 'muted' }, 'Loading approvals…'));
   const tabs = h('div', { class: 'row', role: 'group', 'aria-label': 'Show approvals' });
   const bulk = h('div', { class: 'row', id: 'bulk' });
@@ -232,12 +237,15 @@ export function approvalsPage(main) {
           outcomes.set(key, { ok: true, message: decision === 'approved' ? 'Approved.' : 'Rejected.' });
           done += 1;
         } catch (e) {
-          outcomes.set(key, { ok: false, message: `Not ${decision}: ${e.message}`, retry: () => decide([r], decision) });
+          outcomes.set(key, {
+            ok: false, message: `Not ${decision}: ${e.message}`, retry: () => decide([r], decision),
+          });
           failed += 1;
         }
       }));
       if (done || failed) {
-        mount(summary, h('p', { class: failed ? 'error' : 'notice' }, `${decision === 'approved' ? 'Approved' : 'Rejected'} ${done} of ${targets.length}`
+        mount(summary, h('p', { class: failed ? 'error' : 'notice' },
+          `${decision === 'approved' ? 'Approved' : 'Rejected'} ${done} of ${targets.length}`
           + `${failed ? `; ${failed} failed: see the rows below, whose notes are kept` : ''}.`));
       }
     } finally {
@@ -268,18 +276,25 @@ export function approvalsPage(main) {
       h('button', { type: 'button', class: 'danger', id: 'reject-selected', disabled: !chosen.length,
         onclick: () => decide(chosen, 'rejected') }, `Reject selected (${chosen.length})`),
     ] : null);
-    mount(list, table(['', 'Order', 'Approval', 'Assignee', 'Amount', 'Deadline', 'Status', 'Decided by / note', 'Decide'],
+    const headers = ['', 'Order', 'Approval', 'Assignee', 'Amount', 'Deadline', 'Status', 'Decided by / note',
+      'Decide'];
+    mount(list, table(headers,
       rows.map((r) => approvalRow(r, now, approver)),
-      filter === 'pending' ? 'No approvals are waiting. Nice.' : `No ${filter === 'all' ? '' : `${filter} `}approvals.`));
-    mount(more, next ? h('button', { type: 'button', class: 'secondary', id: 'more-approvals', onclick: loadMore }, 'Show more') : null);
+      filter === 'pending' ? 'No approvals are waiting. Nice.'
+        : `No ${filter === 'all' ? '' : `${filter} `}approvals.`));
+    mount(more, next
+      ? h('button', { type: 'button', class: 'secondary', id: 'more-approvals', onclick: loadMore }, 'Show more')
+      : null);
   }
   function approvalRow(r, now, approver) {
     const key = keyOf(r);
     const pending = r.status === 'pending';
     const busy = deciding.has(key);
     const outcome = outcomes.get(key);
-    const note = h('input', { type: 'text', 'aria-label': `Note for ${r.title}`, placeholder: 'Note (optional)', class: 'note',
-      id: `note-${r.orderId}-${r.nodeId}`, value: notes.get(key) || '', disabled: busy });
+    const note = h('input', {
+      type: 'text', 'aria-label': `Note for ${r.title}`, placeholder: 'Note (optional)', class: 'note',
+      id: `note-${r.orderId}-${r.nodeId}`, value: notes.get(key) || '', disabled: busy,
+    });
     note.addEventListener('input', () => notes.set(key, note.value));
     const pick = h('input', { type: 'checkbox', class: 'pick', 'aria-label': `Select ${r.title} on ${r.orderId}`,
       checked: selected.has(key), disabled: busy });
@@ -287,30 +302,44 @@ export function approvalsPage(main) {
     const result = outcome ? (outcome.ok ? h('p', { class: 'outcome', role: 'status' }, outcome.message)
       : h('div', { class: 'outcome failed', role: 'alert' }, h('p', { class: 'error' }, outcome.message),
         h('div', { class: 'row' }, h('button', { type: 'button', class: 'retry', onclick: outcome.retry }, 'Retry'),
-          h('button', { type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); load(); } }, 'Dismiss')))) : null;
+          h('button', {
+            type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); load(); },
+          }, 'Dismiss')))) : null;
     const actions = pending && approver ? h('div', { class: 'row' }, note,
-      h('button', { type: 'button', class: 'ok approve', disabled: busy, onclick: () => decide([r], 'approved') }, 'Approve'),
-      h('button', { type: 'button', class: 'danger reject', disabled: busy, onclick: () => decide([r], 'rejected') }, 'Reject'),
+      h('button', {
+        type: 'button', class: 'ok approve', disabled: busy, onclick: () => decide([r], 'approved'),
+      }, 'Approve'),
+      h('button', {
+        type: 'button', class: 'danger reject', disabled: busy, onclick: () => decide([r], 'rejected'),
+      }, 'Reject'),
       result) : (pending ? h('span', { class: 'muted' }, 'Needs the approver role') : result || '');
     const overdue = pending && r.deadline && Number(r.deadline) < now;
     return h('tr', { 'data-order': r.orderId, 'data-node': r.nodeId, 'data-status': r.status, class: 'approval-card' },
       h('td', { class: 'pick-cell' }, pending && approver ? pick : ''),
-      h('td', { 'data-label': 'Order' }, orderLink({ id: r.orderId }), h('div', { class: 'muted' }, r.orderTitle || '')),
+      h('td', { 'data-label': 'Order' }, orderLink({ id: r.orderId }),
+        h('div', { class: 'muted' }, r.orderTitle || '')),
       h('td', { 'data-label': 'Approval' }, h('span', { class: 'wrap' }, r.title)),
       h('td', { 'data-label': 'Assignee' }, r.assignee || ''),
       h('td', { class: 'num', 'data-label': 'Amount' }, money(r.amount, r.currency)),
       h('td', { 'data-label': 'Deadline', class: overdue ? 'error' : '' },
-        pending ? h('span', { class: 'time-left' }, timeLeft(r.deadline, now)) : '', r.deadline ? h('div', { class: 'muted' }, timeEl(r.deadline)) : ''),
+        pending ? h('span', { class: 'time-left' }, timeLeft(r.deadline, now)) : '',
+        r.deadline ? h('div', { class: 'muted' }, timeEl(r.deadline)) : ''),
       h('td', { 'data-label': 'Status' }, badge(r.status, pending ? 'pending-approval' : '')),
-      h('td', { 'data-label': 'Decided' }, r.decidedBy || '', r.note ? h('div', { class: 'muted' }, `“${r.note}”`) : ''),
+      h('td', { 'data-label': 'Decided' }, r.decidedBy || '',
+        r.note ? h('div', { class: 'muted' }, `“${r.note}”`) : ''),
       h('td', { class: 'decide-cell' }, actions));
   }
   let typing;
-  assignee.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(() => { selected.clear(); remember(); load(); }, 250); });
+  assignee.addEventListener('input', () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => { selected.clear(); remember(); load(); }, 250);
+  });
   drawTabs();
   mount(main, h('h1', {}, 'Approvals'), tabs,
-    h('form', { class: 'row', role: 'search', onsubmit: (e) => { e.preventDefault(); load(); } }, field('Assignee', assignee)),
-    h('p', { class: 'muted' }, 'Soonest deadline first. Every decision waits 5 seconds with an Undo button before it is sent.'),
+    h('form', { class: 'row', role: 'search', onsubmit: (e) => { e.preventDefault(); load(); } },
+      field('Assignee', assignee)),
+    h('p', { class: 'muted' },
+      'Soonest deadline first. Every decision waits 5 seconds with an Undo button before it is sent.'),
     summary, bulk, list, more);
   // A refresh must not wipe a row whose decision is in its undo window
   return refreshing(() => { if (!deciding.size) load(); }, () => 2 * REFRESH_MS);
@@ -343,7 +372,9 @@ export function backOfficePage(main) {
                 result = await api(`/api/v1/orders/${encodeURIComponent(state.orderId)}/events`,
                   { method: 'POST', body: { event: wait.event, payload: { source: 'back-office' } } });
               });
-              if (sent) mount(status, result.delivered ? `Delivered to ${result.nodeId}.` : 'Nobody was waiting any more.');
+              if (sent) {
+                mount(status, result.delivered ? `Delivered to ${result.nodeId}.` : 'Nobody was waiting any more.');
+              }
             }).finally(() => { busy = false; setTimeout(load, 2500); });
           },
         }, `Deliver ${wait.event}`) : h('span', { class: 'muted' }, 'Needs the operator role');
@@ -469,7 +500,8 @@ export function teamPage(main) {
         }, 'Save role');
         role.addEventListener('change', () => {
           save.disabled = role.value === p.role;
-          mount(status, role.value === p.role ? '' : h('span', { class: 'muted' }, `Not saved: ${p.role} → ${role.value}`));
+          mount(status, role.value === p.role ? ''
+            : h('span', { class: 'muted' }, `Not saved: ${p.role} → ${role.value}`));
         });
         return h('tr', { 'data-person': p.email },
           h('td', {}, p.name || ''), h('td', {}, p.email),
@@ -477,19 +509,24 @@ export function teamPage(main) {
           h('td', {}, p.disabled ? badge('disabled', 'failed') : badge('active', 'completed')),
           h('td', {}, operator ? h('div', { class: 'row' },
             h('button', {
-              type: 'button', class: 'secondary toggle-person', onclick: (e) => act(e.currentTarget, status, async () => {
+              type: 'button', class: 'secondary toggle-person',
+              onclick: (e) => act(e.currentTarget, status, async () => {
                 const sent = await withUndo(`${p.disabled ? 'Enable' : 'Disable'} ${p.email}`, () =>
                   api(`/api/v1/team/people/${p.id}`, { method: 'PATCH', body: { disabled: !p.disabled } }));
                 if (sent) loadPeople();
               }),
             }, p.disabled ? 'Enable' : 'Disable'),
             h('button', {
-              type: 'button', class: 'secondary reset-password', onclick: (e) => act(e.currentTarget, status, async () => {
+              type: 'button', class: 'secondary reset-password',
+              onclick: (e) => act(e.currentTarget, status, async () => {
                 let result;
                 const sent = await withUndo(`Reset the password of ${p.email}`, async () => {
                   result = await api(`/api/v1/team/people/${p.id}/reset-password`, { method: 'POST' });
                 });
-                if (sent) showOnce(`New password for ${p.email} (shown only now; their sessions have ended):`, result.password, 'new-password');
+                if (sent) {
+                  showOnce(`New password for ${p.email} (shown only now; their sessions have ended):`,
+                    result.password, 'new-password');
+                }
               }),
             }, 'Reset password'), status) : ''));
       }), 'Nobody is registered yet.'));
@@ -505,7 +542,8 @@ export function teamPage(main) {
           h('td', {}, t.createdBy || ''), h('td', {}, t.revoked ? badge('revoked', 'failed') : badge('active', 'completed')),
           h('td', {}, operator && !t.revoked ? h('button', {
             type: 'button', class: 'danger', onclick: (e) => act(e.currentTarget, status, async () => {
-              const sent = await withUndo(`Revoke token ${t.name}`, () => api(`/api/v1/team/tokens/${t.id}`, { method: 'DELETE' }));
+              const sent = await withUndo(`Revoke token ${t.name}`,
+                () => api(`/api/v1/team/tokens/${t.id}`, { method: 'DELETE' }));
               if (sent) loadTokens();
             }),
           }, 'Revoke') : '', status));

@@ -377,7 +377,8 @@ class GatewayApiTest extends GatewayIntegrationTest {
             startOrder();
             startOrder();
             http.get().uri("/api/v1/orders?limit=1").exchange().expectStatus().isOk()
-                    .expectBody().jsonPath("$.orders.length()").isEqualTo(1).jsonPath("$.next").isEqualTo("fake-next-page");
+                    .expectBody().jsonPath("$.orders.length()").isEqualTo(1)
+                    .jsonPath("$.next").isEqualTo("fake-next-page");
             assertThat(QUERIES.lastListQuery()).contains("limit=1");
             http.get().uri("/api/v1/orders?since=1000&until=2000&sort=updated&cursor=abc_-9&limit=50").exchange()
                     .expectStatus().isOk();
@@ -398,7 +399,8 @@ class GatewayApiTest extends GatewayIntegrationTest {
         void the_counts_are_the_processors_by_status() {
             startOrder();
             http.get().uri("/api/v1/orders/counts?type=storefront_order").exchange().expectStatus().isOk()
-                    .expectBody().jsonPath("$.counts.queued").value(n -> assertThat(((Number) n).intValue()).isPositive())
+                    .expectBody()
+                    .jsonPath("$.counts.queued").value(n -> assertThat(((Number) n).intValue()).isPositive())
                     .jsonPath("$.counts.completed").exists().jsonPath("$.total").exists();
             http.get().uri("/api/v1/orders/counts?type=gift").exchange().expectStatus().isBadRequest();
         }
@@ -407,7 +409,8 @@ class GatewayApiTest extends GatewayIntegrationTest {
         void the_approvals_inbox_asks_the_processor_by_status_and_assignee() {
             String orderId = orderWaiting(null, "approval");
             http.get().uri("/api/v1/approvals?assignee={a}", "Manager").exchange().expectStatus().isOk()
-                    .expectBody().jsonPath("$.approvals[?(@.orderId == '" + orderId + "')].status").isEqualTo("pending");
+                    .expectBody()
+                    .jsonPath("$.approvals[?(@.orderId == '" + orderId + "')].status").isEqualTo("pending");
             assertThat(QUERIES.lastApprovalsQuery()).contains("status=pending", "assignee=Manager");
             http.get().uri("/api/v1/approvals?status=escalated&cursor=xyz").exchange().expectStatus().isOk();
             assertThat(QUERIES.lastApprovalsQuery()).contains("status=escalated", "cursor=xyz");

@@ -480,8 +480,9 @@ class DashboardBrowserTest {
         open(browser, "/orders?q=" + customer);
         wait(browser).until(ExpectedConditions.textToBe(By.id("page-range"), "1–50 of 130"));
         // the counts by status are of every matching order, not of the page on screen
-        await().atMost(WAIT).untilAsserted(() -> assertThat(browser.findElements(By.cssSelector("#status-counts li strong"))
-                .stream().mapToInt(e -> Integer.parseInt(e.getText())).sum()).isEqualTo(130));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(browser.findElements(
+                By.cssSelector("#status-counts li strong")).stream().mapToInt(e -> Integer.parseInt(e.getText())).sum())
+                .isEqualTo(130));
 
         List<String> seen = new ArrayList<>(rowIds(browser));
         browser.findElement(By.id("page-next")).click();
@@ -518,14 +519,16 @@ class DashboardBrowserTest {
         assertThat(browser.findElement(firstRow).getText()).contains("manager");
 
         browser.findElement(firstRow).findElement(By.cssSelector("input.pick")).click();
-        wait(browser).until(ExpectedConditions.elementToBeClickable(secondRow)).findElement(By.cssSelector("input.pick"))
-                .click();
+        wait(browser).until(ExpectedConditions.elementToBeClickable(secondRow))
+                .findElement(By.cssSelector("input.pick")).click();
         wait(browser).until(ExpectedConditions.textToBe(By.id("approve-selected"), "Approve selected (2)"));
         browser.findElement(By.id("approve-selected")).click();
-        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("undo-tray"), "Approve 2 approvals"));
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("undo-tray"),
+                "Approve 2 approvals"));
         assertThat(browser.findElements(By.cssSelector(".undo"))).as("one undo for both").hasSize(1);
         assertThat(read(first).get("waits").size()).as("not sent during the undo window").isEqualTo(1);
-        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("inbox-summary"), "Approved 2 of 2"));
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("inbox-summary"),
+                "Approved 2 of 2"));
         for (String orderId : List.of(first, second)) {
             JsonNode decided = await().atMost(WAIT).until(() -> read(orderId),
                     o -> o.get("nodes").get("approval").has("output"));
@@ -598,7 +601,8 @@ class DashboardBrowserTest {
         }
         assertThat(browser.findElement(card).getCssValue("display")).as("a card, not a table row").isEqualTo("block");
         assertThat(((Number) js(browser, "return document.documentElement.scrollWidth - "
-                + "document.documentElement.clientWidth")).intValue()).as("no sideways scrolling").isLessThanOrEqualTo(0);
+                + "document.documentElement.clientWidth")).intValue()).as("no sideways scrolling")
+                .isLessThanOrEqualTo(0);
         approve.click();
         WebElement bar = wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo")));
         assertThat(bar.getRect().getX()).isGreaterThanOrEqualTo(0);

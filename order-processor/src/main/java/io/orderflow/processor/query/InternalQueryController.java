@@ -34,7 +34,8 @@ public class InternalQueryController {
                                         @RequestParam(required = false) String sort,
                                         @RequestParam(required = false) String cursor,
                                         @RequestParam(required = false) Integer limit,
-                                        @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false") boolean local) {
+                                        @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false")
+                                        boolean local) {
         return router.orders(new OrderQueries.ListQuery(type, status, q, since, until, sort, cursor,
                 limit == null ? OrderQueries.LIST_MAX : limit), local);
     }
@@ -44,7 +45,8 @@ public class InternalQueryController {
                                         @RequestParam(required = false) String q,
                                         @RequestParam(required = false) Long since,
                                         @RequestParam(required = false) Long until,
-                                        @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false") boolean local) {
+                                        @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false")
+                                        boolean local) {
         return router.counts(new OrderQueries.ListQuery(type, null, q, since, until, null, null,
                 OrderQueries.LIST_MAX), local);
     }

@@ -270,7 +270,8 @@ public class OrderQueryRouter {
             return Mono.just(json(HttpStatus.BAD_REQUEST, error(e.getMessage())));
         }
         return gatherPages(OrderQueries.APPROVAL_ROWS, APPROVALS_BY_DEADLINE, cursor, OrderQueries.APPROVALS_PAGE,
-                local, streams -> approvalRows(this.<ApprovalRow>store(streams, OrderAgent.APPROVALS), wanted, assignee),
+                local,
+                streams -> approvalRows(this.<ApprovalRow>store(streams, OrderAgent.APPROVALS), wanted, assignee),
                 b -> {
                     b.path(OrderQueries.APPROVALS).queryParam(OrderQueries.LOCAL, true)
                             .queryParam(OrderQueries.STATUS, "{status}");

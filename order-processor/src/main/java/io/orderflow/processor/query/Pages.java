@@ -22,7 +22,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class Pages {
 
     /** An order of rows: its name (part of the cursor), the number it sorts by, which way, and the tie-breaking id. */
-    public record Order(String name, ToLongFunction<JsonNode> number, boolean descending, Function<JsonNode, String> id) {
+    public record Order(String name, ToLongFunction<JsonNode> number, boolean descending,
+                        Function<JsonNode, String> id) {
 
         Comparator<JsonNode> comparator() {
             Comparator<JsonNode> byNumber = Comparator.comparingLong(number);
