@@ -130,7 +130,10 @@ public final class OrderQueries {
         }
     }
 
-    /** The answer of {@link #APPROVALS}: {@code {approvals: [approval rows, newest first]}}. */
+    /**
+     * The answer of {@link #APPROVALS}: {@code {approvals: [approval rows, soonest deadline first]}}, with
+     * {@value #NEXT} when more rows follow.
+     */
     public record ApprovalList(List<JsonNode> approvals) {
 
         public ApprovalList {
