@@ -502,6 +502,61 @@ class DashboardBrowserTest {
                 "^1–\\d+ of \\d+$")));
         String waiting = browser.findElement(By.cssSelector("#status-counts li[data-status=waiting] strong")).getText();
         assertThat(browser.findElement(By.id("page-range")).getText()).endsWith(" of " + waiting);
+
+        // by last change, the oldest order comes first once it is the one that changed
+        http.post().uri("/api/v1/orders/" + started.getFirst() + "/cancel").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{}").exchange().expectStatus().isOk();
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("filter-status"))).selectByValue("");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("sort"))).selectByValue("updated");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(rowIds(browser)).first().isEqualTo(started.getFirst()));
+        assertThat(browser.findElement(By.id("page-range")).getText()).isEqualTo("1–50 of 130");
+    }
+
+    @Test
+    void an_escalated_approval_is_drawn_apart_from_an_approved_one_and_long_titles_wrap() {
+        WebDriver browser = signedIn(VIEWER);
+        browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(15));
+        // the page's own drawing code, given an order whose first approval escalated and whose second was approved
+        Object drawn = ((JavascriptExecutor) browser).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                import('/assets/graph.js').then(({ drawGraph }) => {
+                  const node = (id, title) => ({ id, type: 'approval', title });
+                  const state = {
+                    flow: { graph: { id: 'g', nodes: [node('first', 'Approve the quarterly hardware budget for the '
+                        + 'whole engineering department'), node('second', 'Director')],
+                      edges: [{ id: 'e', from: 'first', to: 'second', branch: 'escalated' }] } },
+                    nodes: { first: { status: 'succeeded', branches: ['escalated'] },
+                             second: { status: 'succeeded', branches: ['approved'] } },
+                    edges: { e: 'active' },
+                  };
+                  const svg = drawGraph(state, null, () => {});
+                  document.body.append(svg);
+                  const look = (id) => {
+                    const g = svg.querySelector(`[data-node=${id}]`);
+                    const rect = g.querySelector('rect');
+                    const titles = [...g.querySelectorAll('text.node-title')];
+                    return { outcome: g.getAttribute('data-outcome'), dash: getComputedStyle(rect).strokeDasharray,
+                      fill: getComputedStyle(rect).fill, label: g.textContent,
+                      titles: titles.map((t) => t.textContent),
+                      fits: titles.every((t) => t.getComputedTextLength() <= rect.width.baseVal.value - 8) };
+                  };
+                  done(JSON.stringify({ first: look('first'), second: look('second') }));
+                }, (e) => done(String(e)));""");
+        JsonNode looks = Json.MAPPER.readTree(String.valueOf(drawn));
+        JsonNode escalated = looks.get("first");
+        JsonNode approved = looks.get("second");
+        assertThat(escalated.get("outcome").asString()).isEqualTo("escalated");
+        assertThat(approved.get("outcome").asString()).isEqualTo("approved");
+        assertThat(escalated.get("label").asString()).contains("succeeded · escalated");
+        assertThat(approved.get("label").asString()).contains("succeeded · approved");
+        assertThat(escalated.get("dash").asString()).as("escalated is dashed").isNotEqualTo("none");
+        assertThat(approved.get("dash").asString()).isEqualTo("none");
+        assertThat(escalated.get("fill").asString()).isNotEqualTo(approved.get("fill").asString());
+        // the long title takes two lines that fit the box, ending in an ellipsis, instead of one cut line
+        assertThat(escalated.get("titles")).hasSize(2);
+        assertThat(escalated.get("titles").get(0).asString()).isEqualTo("Approve the quarterly");
+        assertThat(escalated.get("titles").get(1).asString()).endsWith("…");
+        assertThat(escalated.get("fits").asBoolean()).isTrue();
     }
 
     @Test
