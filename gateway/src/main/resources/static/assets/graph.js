@@ -1,12 +1,38 @@
 // The flow graph of an order: a layered layout computed from state.flow.graph, drawn as SVG.
 import { h, fill } from './lib.js';
 
-const W = 160, H = 46, GAP_X = 28, GAP_Y = 56, PAD = 20;
+const W = 168, H = 62, GAP_X = 28, GAP_Y = 56, PAD = 20;
+const LINE_CHARS = 24;
 
 /**
  * Layers: the longest path from the start node (the first node) over the edges that do not loop back (found by a
  * depth-first walk), so every forward edge points down; nodes the start does not reach go last.
  */
+/** A title on at most two lines of about LINE_CHARS characters, broken between words; the rest ends in "…". */
+export function wrapTitle(title) {
+  const words = String(title).split(/\s+/).filter(Boolean);
+  const lines = [''];
+  for (const word of words) {
+    const line = lines[lines.length - 1];
+    if (!line) lines[lines.length - 1] = word;
+    else if (line.length + 1 + word.length <= LINE_CHARS) lines[lines.length - 1] = `${line} ${word}`;
+    else lines.push(word);
+  }
+  const clip = (text) => (text.length > LINE_CHARS ? `${text.slice(0, LINE_CHARS - 1)}…` : text);
+  if (lines.length <= 2) return lines.map(clip);
+  return [clip(lines[0]), `${lines[1].slice(0, LINE_CHARS - 1)}…`];
+}
+
+/**
+ * What a node shows: its status, and for an Approval node that finished, how it was decided (an escalation, where
+ * nobody decided before the timeout, is not an approval).
+ */
+export function nodeLook(node, live) {
+  const status = live?.status || 'pending';
+  const branch = node.type === 'approval' && status === 'succeeded' ? (live.branches || [])[0] : null;
+  return { status, outcome: ['approved', 'rejected', 'escalated'].includes(branch) ? branch : null };
+}
+
 export function layout(graph) {
   const nodes = graph?.nodes || [];
   const edges = graph?.edges || [];
@@ -91,19 +117,21 @@ export function drawGraph(state, selected, onSelect) {
   }
   for (const node of graph.nodes) {
     const pos = positions.get(node.id);
-    const status = state.nodes?.[node.id]?.status || 'pending';
+    const { status, outcome } = nodeLook(node, state.nodes?.[node.id]);
     const title = fill(node.title || node.id, state);
-    const short = title.length > 24 ? `${title.slice(0, 23)}…` : title;
+    const lines = wrapTitle(title);
+    const shown = outcome ? `${status} · ${outcome}` : `${status} · ${node.type}`;
     const g = h('svg:g', {
-      class: `node ${status}${selected === node.id ? ' selected' : ''}`, tabindex: 0, role: 'button',
-      'data-node': node.id, 'data-status': status,
-      'aria-label': `${title} (${node.type}): ${status}. Show details`,
+      class: `node ${status}${outcome ? ` outcome-${outcome}` : ''}${selected === node.id ? ' selected' : ''}`,
+      tabindex: 0, role: 'button', 'data-node': node.id, 'data-status': status, 'data-outcome': outcome,
+      'aria-label': `${title} (${node.type}): ${status}${outcome ? `, ${outcome}` : ''}. Show details`,
       'aria-pressed': selected === node.id ? 'true' : 'false',
       transform: `translate(${pos.x} ${pos.y})`,
     },
+    h('svg:title', {}, title),
     h('svg:rect', { width: W, height: H, rx: 8 }),
-    h('svg:text', { x: 8, y: 18 }, short),
-    h('svg:text', { x: 8, y: 35, class: 'node-status' }, `${status} · ${node.type}`));
+    lines.map((line, i) => h('svg:text', { x: 8, y: 17 + i * 15, class: 'node-title' }, line)),
+    h('svg:text', { x: 8, y: H - 9, class: 'node-status' }, shown));
     g.addEventListener('click', () => onSelect(node.id));
     g.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onSelect(node.id); }
@@ -117,5 +145,6 @@ export function legend() {
   return h('div', { class: 'legend', 'aria-hidden': 'true' },
     ['pending', 'running', 'waiting', 'succeeded', 'failed', 'skipped', 'rolled_back'].map((s) =>
       h('span', { class: `badge ${s}`, style: `background: var(--s-${s})` }, s.replace('_', ' '))),
+    h('span', { class: 'badge escalated-node' }, 'escalated approval'),
     h('span', {}, 'Edges: green = taken, grey = not yet, dashed = not taken'));
 }

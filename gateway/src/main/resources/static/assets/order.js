@@ -1,6 +1,6 @@
 // The order page: live over the order socket (no polling), the flow graph, waits with decisions (5-second undo),
 // events, cancel, node details, the timeline and the ops chat.
-import { h, mount, can, fill, money, time, timeEl, badge, errorBox, field, withUndo, act, TERMINAL } from './lib.js';
+import { h, mount, can, fill, money, time, timeEl, badge, field, withUndo, act, TERMINAL } from './lib.js';
 import { drawGraph, legend } from './graph.js';
 
 /** The order socket: pushes of the live state, and calls answered by id. */
@@ -23,7 +23,10 @@ class OrderSocket {
     ws.onmessage = (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
-      if (message.type === 'state') this.handlers.onState(message.state);
+      if (message.type === 'state') {
+        this.handlers.onStatus(true);
+        this.handlers.onState(message.state);
+      }
       else if (message.id !== undefined && this.pending.has(message.id)) {
         const { resolve, reject } = this.pending.get(message.id);
         this.pending.delete(message.id);
@@ -69,6 +72,11 @@ export function orderPage(main, orderId) {
   let selected = null;
   const undoing = new Set(); // waits and proposals in their undo window: their buttons stay disabled across pushes
   const notes = new Map(); // what the user typed, kept across re-renders
+  // What became of each action (by wait, proposal or 'cancel'): kept across re-renders until the next try, so a failed
+  // call keeps its message and its Retry, and a success is shown once the server has answered
+  const outcomes = new Map();
+  const results = h('div', { id: 'results', 'aria-live': 'polite' });
+  let connected = false;
   const live = h('span', { class: 'live off', id: 'live', role: 'status' }, 'Connecting…');
   const header = h('div', {});
   const summary = h('section', { class: 'panel', 'aria-labelledby': 'summary-h' });
@@ -82,19 +90,22 @@ export function orderPage(main, orderId) {
   const chatStatus = h('div', { 'aria-live': 'polite' });
   const chatLog = h('ol', { class: 'chat-log', id: 'chat-log', 'aria-label': 'Ops chat messages' });
   const cancelReason = h('input', { id: 'cancel-reason', type: 'text', placeholder: 'Cancelled by operator' });
-  const cancelStatus = h('div', { 'aria-live': 'polite' });
 
   mount(main, h('p', {}, h('a', { href: '/orders' }, '← Orders')), header,
     h('div', { class: 'grid2' },
       h('div', {}, graph, details, timeline),
-      h('div', {}, summary, waits, actions, chat)));
+      h('div', {}, results, summary, waits, actions, chat)));
   mount(header, h('h1', {}, orderId), live);
 
   const socket = new OrderSocket(orderId, {
     onState: (next) => { state = next; draw(); },
-    onStatus: (connected, error) => {
-      live.className = `live ${connected ? 'on' : 'off'}`;
-      live.textContent = connected ? 'Live' : (error || 'Reconnecting…');
+    onStatus: (isLive, error) => {
+      live.className = `live ${isLive ? 'on' : 'off'}`;
+      live.textContent = isLive ? 'Live' : (error || 'Reconnecting…');
+      if (connected !== isLive) {
+        connected = isLive;
+        if (state) draw();
+      }
     },
     onEnded: (code) => {
       live.className = 'live off';
@@ -152,12 +163,14 @@ export function orderPage(main, orderId) {
         : can('operator') ? h('form', {
           class: 'row', onsubmit: (e) => {
             e.preventDefault();
-            act(e.submitter, cancelStatus, async () => {
-              const result = await socket.call('cancel', cancelReason.value.trim() ? { reason: cancelReason.value.trim() } : {});
-              mount(cancelStatus, result?.ok === false ? 'The order had already ended.' : 'Cancelled.');
-            });
+            const reason = cancelReason.value.trim();
+            perform('cancel', `Cancel order ${state.orderId}`, () => socket.call('cancel', reason ? { reason } : {}),
+              (result) => (result?.ok === false ? `Order ${state.orderId} had already ended.`
+                : `Order ${state.orderId} cancelled.`));
           },
-        }, field('Reason', cancelReason), h('button', { type: 'submit', class: 'danger', id: 'cancel-order' }, 'Cancel order'), cancelStatus)
+        }, field('Reason', cancelReason), h('button', {
+          type: 'submit', class: 'danger', id: 'cancel-order', disabled: !connected || undoing.has('cancel'),
+        }, 'Cancel order'))
           : h('p', { class: 'muted' }, 'Cancelling needs the operator role.'));
 
     mount(timeline, h('h2', { id: 'timeline-h' }, 'Timeline'),
@@ -188,27 +201,73 @@ export function orderPage(main, orderId) {
       live.output != null ? [h('h3', {}, 'Output'), h('pre', {}, JSON.stringify(live.output, null, 2))] : null);
   }
 
+  /**
+   * Runs an action of this page after its undo window. Its buttons stay disabled meanwhile; what became of it is kept
+   * in `outcomes` (drawn by drawResults) until the next try: a failure with the reason and a Retry, a success only once
+   * the server has answered. Nothing is sent while the page is not connected.
+   */
+  async function perform(key, label, send, succeeded) {
+    outcomes.delete(key);
+    undoing.add(key);
+    draw();
+    let result;
+    try {
+      const sent = await withUndo(label, async () => {
+        if (!connected) throw new Error('Not connected to the order, so nothing was sent.');
+        result = await send();
+      });
+      if (sent) outcomes.set(key, { ok: true, message: succeeded(result) });
+    } catch (e) {
+      outcomes.set(key, {
+        ok: false, message: `${label}: not done. ${e.message || e}`,
+        retry: () => perform(key, label, send, succeeded),
+      });
+    } finally {
+      undoing.delete(key);
+      if (state) draw();
+    }
+  }
+
+  function drawResults() {
+    const dismiss = (key) => h('button', {
+      type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); draw(); },
+    }, 'Dismiss');
+    mount(results, [...outcomes].map(([key, o]) => (o.ok
+      ? h('p', { class: 'notice outcome', role: 'status', 'data-outcome': key }, o.message, dismiss(key))
+      : h('div', { class: 'notice outcome failed', role: 'alert', 'data-outcome': key },
+        h('p', { class: 'error' }, o.message),
+        h('div', { class: 'row' },
+          h('button', { type: 'button', class: 'retry', disabled: !connected || undoing.has(key), onclick: o.retry },
+            connected ? 'Retry' : 'Retry (waiting for the connection)'),
+          dismiss(key))))));
+  }
+
   function drawWaits(ended) {
+    drawResults();
     const open = state.waits || [];
-    mount(waits, h('h2', { id: 'waits-h' }, 'Open waits'), open.length ? open.map((w) => {
+    const offline = !connected && open.length && !ended
+      ? h('p', { class: 'error', id: 'offline-note' },
+        'Not connected: nothing can be sent until the page is live again.')
+      : null;
+    mount(waits, h('h2', { id: 'waits-h' }, 'Open waits'), offline, open.length ? open.map((w) => {
       const key = `${w.kind}:${w.nodeId}`;
-      const status = h('div', { 'aria-live': 'polite' });
-      const busy = undoing.has(key);
+      const busy = undoing.has(key) || !connected;
       let controls = null;
       if (w.kind === 'approval') {
         if (can('approver')) {
           const note = h('input', { type: 'text', class: 'note', id: `note-${w.nodeId}`, value: notes.get(w.nodeId) || '' });
           note.addEventListener('input', () => notes.set(w.nodeId, note.value));
-          const decide = (decision) => async (e) => {
-            undoing.add(key);
-            draw();
-            await act(null, status, async () => {
-              const params = { nodeId: w.nodeId, decision };
-              const text = (notes.get(w.nodeId) || '').trim();
-              if (text) params.note = text;
-              const sent = await withUndo(`${decision === 'approved' ? 'Approve' : 'Reject'} “${w.title}”`, () => socket.call('decide', params));
-              if (sent) notes.delete(w.nodeId);
-            }).finally(() => { undoing.delete(key); if (state) draw(); });
+          const decide = (decision) => () => {
+            const params = { nodeId: w.nodeId, decision };
+            const text = (notes.get(w.nodeId) || '').trim();
+            if (text) params.note = text;
+            const verb = decision === 'approved' ? 'Approve' : 'Reject';
+            perform(key, `${verb} “${w.title}” on ${state.orderId}`, async () => {
+              const result = await socket.call('decide', params);
+              notes.delete(w.nodeId);
+              return result;
+            }, () => `${decision === 'approved' ? 'Approved' : 'Rejected'} “${w.title}”`
+              + `${text ? ` with the note “${text}”` : ''}.`);
           };
           controls = h('div', {}, field('Note (optional)', note), h('div', { class: 'row' },
             h('button', { type: 'button', class: 'ok approve', disabled: busy, onclick: decide('approved') }, 'Approve'),
@@ -218,10 +277,12 @@ export function orderPage(main, orderId) {
         }
       } else if (can('operator')) {
         controls = h('button', {
-          type: 'button', class: 'deliver', onclick: (e) => act(e.currentTarget, status, async () => {
-            const result = await socket.call('deliver', { event: w.event, payload: { source: 'dashboard', amount: state.order?.total } });
-            mount(status, result?.delivered ? `Delivered to ${result.nodeId}.` : 'Nobody was waiting any more.');
-          }),
+          type: 'button', class: 'deliver', disabled: busy,
+          onclick: () => perform(key, `Deliver ${w.event} to ${state.orderId}`,
+            () => socket.call('deliver',
+              { event: w.event, payload: { source: 'dashboard', amount: state.order?.total } }),
+            (result) => (result?.delivered ? `Delivered ${w.event} to ${result.nodeId}.`
+              : 'Nobody was waiting any more.')),
         }, `Deliver ${w.event}`);
       } else {
         controls = h('p', { class: 'muted' }, 'Delivering events needs the operator role.');
@@ -231,7 +292,7 @@ export function orderPage(main, orderId) {
           w.kind === 'approval' ? `Approval for ${w.assignee || 'manager'}` : `Waiting for ${w.event}`,
           w.amount != null ? ` · ${money(w.amount, state.order?.currency)}` : '',
           ` · since ${time(w.since)}`, w.deadline ? ` · deadline ${time(w.deadline)}` : ''),
-        controls, status);
+        controls);
     }) : h('p', { class: 'empty', id: 'no-waits' }, ended ? 'The order has ended.' : 'Nothing is waiting.'));
   }
 
@@ -263,21 +324,20 @@ export function orderPage(main, orderId) {
     const label = p.kind === 'cancel' ? `Cancel the order${p.reason ? ` (${p.reason})` : ''}`
       : `${p.decision === 'rejected' ? 'Reject' : 'Approve'} “${(state.waits || []).find((w) => w.nodeId === p.nodeId)?.title || p.nodeId || 'the approval'}”`;
     const allowed = p.kind === 'cancel' ? can('operator') : can('approver');
-    const status = h('div', { 'aria-live': 'polite' });
     const key = `proposal:${p.id}`;
-    const confirm = async () => {
-      undoing.add(key);
-      draw();
-      await act(null, status, () => withUndo(label, () => (p.kind === 'cancel'
-        ? socket.call('cancel', { ...(p.reason ? { reason: p.reason } : {}), proposalId: p.id })
-        : socket.call('decide', { nodeId: p.nodeId, decision: p.decision, ...(p.reason ? { note: p.reason } : {}), proposalId: p.id }))))
-        .finally(() => { undoing.delete(key); if (state) draw(); });
-    };
+    const confirm = () => perform(key, label, () => (p.kind === 'cancel'
+      ? socket.call('cancel', { ...(p.reason ? { reason: p.reason } : {}), proposalId: p.id })
+      : socket.call('decide', {
+        nodeId: p.nodeId, decision: p.decision, ...(p.reason ? { note: p.reason } : {}), proposalId: p.id,
+      })),
+    () => `Confirmed: ${label}.`);
     return h('div', { class: 'proposal', 'data-proposal': p.id, 'data-status': p.status },
       h('strong', {}, 'Proposal: '), label, ' ', badge(p.status === 'open' ? 'open' : p.status, p.status === 'open' ? 'waiting' : 'completed'),
       p.status === 'open' && allowed ? h('div', {}, h('button', {
-        type: 'button', class: 'ok confirm-proposal', disabled: undoing.has(key), onclick: confirm,
-      }, 'Confirm'), status) : p.status === 'open' ? h('p', { class: 'muted' }, `Confirming needs the ${p.kind === 'cancel' ? 'operator' : 'approver'} role.`) : null);
+        type: 'button', class: 'ok confirm-proposal', disabled: undoing.has(key) || !connected, onclick: confirm,
+      }, 'Confirm')) : p.status === 'open'
+        ? h('p', { class: 'muted' }, `Confirming needs the ${p.kind === 'cancel' ? 'operator' : 'approver'} role.`)
+        : null);
   }
 
   return () => socket.close();

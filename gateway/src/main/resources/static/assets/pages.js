@@ -23,38 +23,86 @@ function orderLink(row) {
 
 // ---- Orders -----------------------------------------------------------------------------------------------------
 
+const PAGE_SIZE = 50;
+
+/** A date input's value as epoch milliseconds at the start (or, with `end`, the end) of that day, local time. */
+function dayBound(value, end) {
+  if (!value) return null;
+  const [y, m, d] = value.split('-').map(Number);
+  return end ? new Date(y, m - 1, d, 23, 59, 59, 999).getTime() : new Date(y, m - 1, d).getTime();
+}
+
+/**
+ * The orders: a page of 50 at a time with the list API's cursor, "N–M of T" from the true counts of the whole index
+ * (GET /api/v1/orders/counts, which also gives the counts by status), sorted by creation or by last change.
+ */
 export function ordersPage(main) {
   const params = new URLSearchParams(location.search);
   const type = h('select', { id: 'filter-type' }, h('option', { value: '' }, 'Any type'),
     ORDER_TYPES.map((t) => h('option', { value: t, selected: params.get('type') === t }, t.replaceAll('_', ' '))));
   const status = h('select', { id: 'filter-status' }, h('option', { value: '' }, 'Any status'),
     ORDER_STATUSES.map((s) => h('option', { value: s, selected: params.get('status') === s }, s.replace('_', ' '))));
-  const q = h('input', { id: 'filter-q', type: 'search', value: params.get('q') || '', placeholder: 'id, title or customer' });
+  const q = h('input', {
+    id: 'filter-q', type: 'search', value: params.get('q') || '', placeholder: 'id, title, customer or SKU',
+  });
+  const sort = h('select', { id: 'sort' }, h('option', { value: 'created' }, 'Newest created'),
+    h('option', { value: 'updated', selected: params.get('sort') === 'updated' }, 'Recently updated'));
+  const since = h('input', { id: 'filter-since', type: 'date', value: params.get('since') || '' });
+  const until = h('input', { id: 'filter-until', type: 'date', value: params.get('until') || '' });
   const counts = h('ul', { class: 'counts', id: 'status-counts', 'aria-label': 'Orders by status' });
   const list = h('div', { id: 'orders-list' }, h('p', { class: 'muted' }, 'Loading orders…'));
+  const pager = h('nav', { class: 'row pager', id: 'pager', 'aria-label': 'Pages of orders' });
+  let cursors = [null]; // the cursor of each page seen so far: cursors[i] opens page i
+  let pageIndex = 0;
   let seq = 0;
-  async function load() {
-    const mine = ++seq;
+  function filters() {
     const query = new URLSearchParams();
     if (type.value) query.set('type', type.value);
     if (q.value.trim()) query.set('q', q.value.trim());
-    const all = `/api/v1/orders?${query}`;
+    const from = dayBound(since.value, false);
+    const to = dayBound(until.value, true);
+    if (from != null) query.set('since', String(from));
+    if (to != null) query.set('until', String(to));
+    return query;
+  }
+  async function load() {
+    const mine = ++seq;
+    const query = filters();
+    const countQuery = new URLSearchParams(query);
     if (status.value) query.set('status', status.value);
+    if (sort.value === 'updated') query.set('sort', 'updated');
+    query.set('limit', String(PAGE_SIZE));
+    if (cursors[pageIndex]) query.set('cursor', cursors[pageIndex]);
     try {
-      const [filtered, every] = await Promise.all([api(`/api/v1/orders?${query}`), status.value ? api(all) : null]);
+      const [page, tally] = await Promise.all([
+        api(`/api/v1/orders?${query}`), api(`/api/v1/orders/counts?${countQuery}`)]);
       if (mine !== seq) return;
-      const rows = filtered.orders;
-      const byStatus = {};
-      (every || filtered).orders.forEach((o) => { byStatus[o.status] = (byStatus[o.status] || 0) + 1; });
-      mount(counts, ORDER_STATUSES.filter((s) => byStatus[s]).map((s) =>
-        h('li', { 'data-status': s }, badge(s), ' ', h('strong', {}, String(byStatus[s])))));
-      if (!Object.keys(byStatus).length) mount(counts, h('li', {}, 'No orders'));
-      mount(list, table(['Order', 'Title', 'Type', 'Status', 'Total', 'Waiting on', 'Created'],
+      const rows = page.orders;
+      cursors = cursors.slice(0, pageIndex + 1);
+      if (page.next) cursors.push(page.next);
+      mount(counts, ORDER_STATUSES.filter((s) => tally.counts[s]).map((s) =>
+        h('li', { 'data-status': s }, badge(s), ' ', h('strong', {}, String(tally.counts[s])))));
+      if (!tally.total) mount(counts, h('li', {}, 'No orders'));
+      const total = status.value ? (tally.counts[status.value] || 0) : tally.total;
+      const first = pageIndex * PAGE_SIZE;
+      mount(pager,
+        h('button', { type: 'button', class: 'secondary', id: 'page-prev', disabled: pageIndex === 0,
+          onclick: () => { pageIndex -= 1; load(); } }, '← Newer'),
+        h('span', { id: 'page-range', role: 'status' }, rows.length
+          ? `${first + 1}–${first + rows.length} of ${total}` : `0 of ${total}`),
+        h('button', { type: 'button', class: 'secondary', id: 'page-next', disabled: !page.next,
+          onclick: () => { pageIndex += 1; load(); } }, 'Older →'));
+      mount(list, table(['Order', 'Title', 'Type', 'Status', 'Total', 'Waiting on', 'Created', 'Updated'],
         rows.map((o) => h('tr', { 'data-order': o.id },
-          h('td', {}, orderLink(o)), h('td', {}, o.title || ''), h('td', {}, o.type.replaceAll('_', ' ')),
-          h('td', {}, badge(o.status)), h('td', { class: 'num' }, money(o.total, o.currency)),
-          h('td', {}, h('span', { class: 'wrap' }, o.waitingOn || '')), h('td', {}, timeEl(o.createdAt)))),
-        type.value || status.value || q.value ? 'No orders match these filters.' : 'No orders yet. Start one with POST /api/v1/orders.'));
+          h('td', { 'data-label': 'Order' }, orderLink(o)), h('td', { 'data-label': 'Title' }, o.title || ''),
+          h('td', { 'data-label': 'Type' }, (o.type || '').replaceAll('_', ' ')),
+          h('td', { 'data-label': 'Status' }, badge(o.status)),
+          h('td', { class: 'num', 'data-label': 'Total' }, money(o.total, o.currency)),
+          h('td', { 'data-label': 'Waiting on' }, h('span', { class: 'wrap' }, o.waitingOn || '')),
+          h('td', { 'data-label': 'Created' }, timeEl(o.createdAt)),
+          h('td', { 'data-label': 'Updated' }, timeEl(o.updatedAt)))),
+        type.value || status.value || q.value || since.value || until.value ? 'No orders match these filters.'
+          : 'No orders yet. Start one with POST /api/v1/orders.'));
     } catch (e) {
       if (mine === seq) mount(list, errorBox(e));
     }
@@ -64,122 +112,237 @@ export function ordersPage(main) {
     if (type.value) query.set('type', type.value);
     if (status.value) query.set('status', status.value);
     if (q.value.trim()) query.set('q', q.value.trim());
+    if (sort.value === 'updated') query.set('sort', 'updated');
+    if (since.value) query.set('since', since.value);
+    if (until.value) query.set('until', until.value);
     history.replaceState(null, '', `/orders${query.toString() ? `?${query}` : ''}`);
+    cursors = [null];
+    pageIndex = 0;
     load();
   };
-  type.addEventListener('change', apply);
-  status.addEventListener('change', apply);
+  [type, status, sort, since, until].forEach((input) => input.addEventListener('change', apply));
   let typing;
   q.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(apply, 250); });
   mount(main, h('h1', {}, 'Orders'),
     h('form', { class: 'row panel', role: 'search', onsubmit: (e) => { e.preventDefault(); apply(); } },
-      field('Type', type), field('Status', status), field('Search', q)),
-    counts, list);
-  return refreshing(load);
+      field('Type', type), field('Status', status), field('Search', q), field('Created from', since),
+      field('to', until), field('Sort', sort)),
+    counts, pager, list);
+  // Only the first page refreshes by itself: a later page stays put while someone reads it
+  return refreshing(() => { if (pageIndex === 0) load(); });
 }
 
 // ---- Approvals inbox ---------------------------------------------------------------------------------------------
 
 const APPROVAL_FILTERS = ['pending', 'approved', 'rejected', 'escalated', 'all'];
 
-/**
- * The approvals of one order from its live state: the open approval waits (pending), and each Approval node that
- * has finished (approved, rejected or escalated, by its branch and decision payload) or was cut short by a cancel.
- */
-export function approvalsOf(state) {
-  const rows = [];
-  const order = state.order || {};
-  for (const node of state.flow?.graph?.nodes || []) {
-    if (node.type !== 'approval') continue;
-    const live = state.nodes?.[node.id] || {};
-    const wait = (state.waits || []).find((w) => w.nodeId === node.id && w.kind === 'approval');
-    const base = { orderId: state.orderId, nodeId: node.id, orderTitle: order.title, currency: order.currency };
-    if (wait) {
-      rows.push({ ...base, status: 'pending', title: wait.title, assignee: wait.assignee, amount: wait.amount ?? order.total, at: wait.since, deadline: wait.deadline });
-      continue;
-    }
-    const out = live.output || {};
-    const branch = (live.branches || [])[0];
-    const outcome = ['approved', 'rejected', 'escalated'].includes(branch) ? branch
-      : ['approved', 'rejected', 'escalated'].includes(out.outcome) ? out.outcome
-        : ['approved', 'rejected'].includes(out.decision) ? out.decision : null;
-    const title = fill(node.settings?.title || node.title || 'Approve order {{order.id}}', state);
-    const assignee = node.settings?.assignee || 'manager';
-    if (outcome) {
-      rows.push({ ...base, status: outcome, title, assignee, amount: order.total, at: live.endedAt || live.startedAt, by: out.by || (outcome === 'escalated' ? 'timeout' : ''), note: out.note });
-    } else if (state.status === 'cancelled' && (live.runs?.length || live.startedAt)) {
-      rows.push({ ...base, status: 'cancelled', title, assignee, amount: order.total, at: live.startedAt });
-    }
-  }
-  return rows;
+/** Time left until a deadline, in words: "2 h 5 min left", "overdue by 3 min". */
+export function timeLeft(deadline, now = Date.now()) {
+  if (!deadline) return '—';
+  const ms = Number(deadline) - now;
+  const minutes = Math.max(1, Math.round(Math.abs(ms) / 60000));
+  const days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60), mins = minutes % 60;
+  const words = days ? `${days} d ${hours} h` : hours ? `${hours} h ${mins} min` : `${mins} min`;
+  return ms >= 0 ? `${words} left` : `overdue by ${words}`;
 }
 
+/**
+ * The approvals inbox: the approval rows of every order (GET /api/v1/approvals), soonest deadline first, filtered by
+ * status and assignee, a page of 100 at a time. Pending ones are decided one by one or several at once, each after the
+ * 5-second undo; a failed decision keeps its note and says why, with a Retry. The list is one call, refreshed every
+ * 10 seconds while nobody is deciding.
+ */
 export function approvalsPage(main) {
-  let filter = new URLSearchParams(location.search).get('status');
+  const params = new URLSearchParams(location.search);
+  let filter = params.get('status');
   if (!APPROVAL_FILTERS.includes(filter)) filter = 'pending';
+  const assignee = h('input', {
+    id: 'filter-assignee', type: 'search', value: params.get('assignee') || '', placeholder: 'e.g. manager',
+  });
   const list = h('div', { id: 'approvals-list' }, h('p', { class: 'muted' }, 'Loading approvals…'));
   const tabs = h('div', { class: 'row', role: 'group', 'aria-label': 'Show approvals' });
+  const bulk = h('div', { class: 'row', id: 'bulk' });
+  const summary = h('div', { id: 'inbox-summary', role: 'status' });
+  const more = h('div', {});
+  const notes = new Map(); // what was typed, by orderId/nodeId, kept across reloads until the decision went through
+  const outcomes = new Map(); // by orderId/nodeId: { ok, message }
+  const selected = new Set();
   const deciding = new Set(); // rows whose decision is in its undo window or being sent
+  let rows = [];
+  let next = null;
   let seq = 0;
+  const keyOf = (r) => `${r.orderId}/${r.nodeId}`;
   function drawTabs() {
     mount(tabs, APPROVAL_FILTERS.map((f) => h('button', {
       type: 'button', class: f === filter ? '' : 'secondary', 'aria-pressed': f === filter ? 'true' : 'false', 'data-filter': f,
-      onclick: () => { filter = f; history.replaceState(null, '', `/approvals?status=${f}`); drawTabs(); load(); },
+      onclick: () => { filter = f; selected.clear(); remember(); drawTabs(); load(); },
     }, f[0].toUpperCase() + f.slice(1))));
+  }
+  function remember() {
+    const query = new URLSearchParams({ status: filter });
+    if (assignee.value.trim()) query.set('assignee', assignee.value.trim());
+    history.replaceState(null, '', `/approvals?${query}`);
+  }
+  function query(cursor) {
+    const query = new URLSearchParams({ status: filter });
+    if (assignee.value.trim()) query.set('assignee', assignee.value.trim());
+    if (cursor) query.set('cursor', cursor);
+    return `/api/v1/approvals?${query}`;
   }
   async function load() {
     const mine = ++seq;
     try {
-      // Pending approvals are open waits, so only waiting orders need reading; decided ones can be on any order.
-      const { orders } = await api(filter === 'pending' ? '/api/v1/orders?status=waiting' : '/api/v1/orders');
-      const candidates = filter === 'pending' ? orders.filter((o) => o.waitingOn) : orders;
-      const states = await pool(candidates, 6, (o) => api(`/api/v1/orders/${encodeURIComponent(o.id)}`));
+      const page = await api(query(null));
       if (mine !== seq) return;
-      const rows = states.filter((s) => !(s instanceof Error)).flatMap(approvalsOf)
-        .filter((r) => filter === 'all' || r.status === filter)
-        .sort((a, b) => (b.at || 0) - (a.at || 0));
-      mount(list, table(['Order', 'Approval', 'Assignee', 'Amount', 'Status', 'Decided by / note', 'Since', 'Decide'],
-        rows.map(approvalRow), filter === 'pending' ? 'No approvals are waiting. Nice.' : `No ${filter === 'all' ? '' : `${filter} `}approvals.`),
-      candidates.length >= 200 ? h('p', { class: 'muted' }, 'Read from the 200 newest orders.') : null);
+      // a row whose decision failed stays, with its note and its reason, even once the list no longer has it
+      const fresh = new Set(page.approvals.map(keyOf));
+      const failed = rows.filter((r) => outcomes.get(keyOf(r))?.ok === false && !fresh.has(keyOf(r)));
+      rows = failed.concat(page.approvals);
+      next = page.next || null;
+      draw();
     } catch (e) {
       if (mine === seq) mount(list, errorBox(e));
     }
   }
-  function approvalRow(r) {
-    const key = `${r.orderId}/${r.nodeId}`;
-    const note = h('input', { type: 'text', 'aria-label': `Note for ${r.title}`, placeholder: 'Note (optional)', class: 'note' });
-    const status = h('div', { 'aria-live': 'polite' });
-    const decide = async (decision, button) => {
-      deciding.add(key);
-      row.querySelectorAll('button').forEach((b) => { b.disabled = true; });
-      await act(button, status, async () => {
-        const sent = await withUndo(`${decision === 'approved' ? 'Approve' : 'Reject'} ${r.title}`, () =>
-          api(`/api/v1/orders/${encodeURIComponent(r.orderId)}/approvals/${encodeURIComponent(r.nodeId)}`,
-            { method: 'POST', body: note.value.trim() ? { decision, note: note.value.trim() } : { decision } }));
-        mount(status, sent ? h('span', {}, decision === 'approved' ? 'Approved.' : 'Rejected.') : h('span', { class: 'muted' }, 'Undone.'));
-      });
-      deciding.delete(key);
-      row.querySelectorAll('button').forEach((b) => { b.disabled = false; });
-      load();
-    };
-    const actions = r.status === 'pending' && can('approver') ? h('div', { class: 'row' }, note,
-      h('button', { type: 'button', class: 'ok approve', onclick: (e) => decide('approved', e.currentTarget) }, 'Approve'),
-      h('button', { type: 'button', class: 'danger reject', onclick: (e) => decide('rejected', e.currentTarget) }, 'Reject'),
-      status) : (r.status === 'pending' ? h('span', { class: 'muted' }, 'Needs the approver role') : '');
-    const row = h('tr', { 'data-order': r.orderId, 'data-node': r.nodeId, 'data-status': r.status },
-      h('td', {}, orderLink({ id: r.orderId }), h('div', { class: 'muted' }, r.orderTitle || '')),
-      h('td', {}, h('span', { class: 'wrap' }, r.title)), h('td', {}, r.assignee || ''), h('td', { class: 'num' }, money(r.amount, r.currency)),
-      h('td', {}, badge(r.status, r.status === 'pending' ? 'pending-approval' : '')),
-      h('td', {}, r.by || '', r.note ? h('div', { class: 'muted' }, `“${r.note}”`) : ''),
-      h('td', {}, timeEl(r.at)), h('td', {}, actions));
-    return row;
+  async function loadMore() {
+    const mine = ++seq;
+    try {
+      const page = await api(query(next));
+      if (mine !== seq) return;
+      rows = rows.concat(page.approvals);
+      next = page.next || null;
+      draw();
+    } catch (e) {
+      mount(more, errorBox(e));
+    }
   }
+  /** Sends the decisions after one undo window; each row then shows what became of it. */
+  async function decide(targets, decision) {
+    const verb = decision === 'approved' ? 'Approve' : 'Reject';
+    const label = targets.length === 1 ? `${verb} “${targets[0].title}” on ${targets[0].orderId}`
+      : `${verb} ${targets.length} approvals`;
+    targets.forEach((r) => { deciding.add(keyOf(r)); outcomes.delete(keyOf(r)); });
+    draw();
+    let done = 0;
+    let failed = 0;
+    try {
+      await withUndo(label, () => pool(targets, 4, async (r) => {
+        const key = keyOf(r);
+        const note = (notes.get(key) || '').trim();
+        try {
+          await api(`/api/v1/orders/${encodeURIComponent(r.orderId)}/approvals/${encodeURIComponent(r.nodeId)}`,
+            { method: 'POST', body: note ? { decision, note } : { decision } });
+          notes.delete(key);
+          selected.delete(key);
+          outcomes.set(key, { ok: true, message: decision === 'approved' ? 'Approved.' : 'Rejected.' });
+          done += 1;
+        } catch (e) {
+          outcomes.set(key, {
+            ok: false, message: `Not ${decision}: ${e.message}`, retry: () => decide([r], decision),
+          });
+          failed += 1;
+        }
+      }));
+      if (done || failed) {
+        mount(summary, h('p', { class: failed ? 'error' : 'notice' },
+          `${decision === 'approved' ? 'Approved' : 'Rejected'} ${done} of ${targets.length}`
+          + `${failed ? `; ${failed} failed: see the rows below, whose notes are kept` : ''}.`));
+      }
+    } finally {
+      targets.forEach((r) => deciding.delete(keyOf(r)));
+      draw();
+      setTimeout(load, 800);
+    }
+  }
+  /** Redraws the rows; whoever was typing a note keeps the focus and the caret. */
+  function draw() {
+    const focused = document.activeElement && list.contains(document.activeElement) ? document.activeElement.id : null;
+    const caret = focused ? [document.activeElement.selectionStart, document.activeElement.selectionEnd] : null;
+    drawRows();
+    const again = focused && document.getElementById(focused);
+    if (again) {
+      again.focus({ preventScroll: true });
+      if (caret && typeof again.setSelectionRange === 'function' && caret[0] != null) again.setSelectionRange(...caret);
+    }
+  }
+  function drawRows() {
+    const now = Date.now();
+    const pendingRows = rows.filter((r) => r.status === 'pending');
+    const approver = can('approver');
+    const chosen = pendingRows.filter((r) => selected.has(keyOf(r)) && !deciding.has(keyOf(r)));
+    mount(bulk, approver && filter === 'pending' && pendingRows.length ? [
+      h('button', { type: 'button', class: 'ok', id: 'approve-selected', disabled: !chosen.length,
+        onclick: () => decide(chosen, 'approved') }, `Approve selected (${chosen.length})`),
+      h('button', { type: 'button', class: 'danger', id: 'reject-selected', disabled: !chosen.length,
+        onclick: () => decide(chosen, 'rejected') }, `Reject selected (${chosen.length})`),
+    ] : null);
+    const headers = ['', 'Order', 'Approval', 'Assignee', 'Amount', 'Deadline', 'Status', 'Decided by / note',
+      'Decide'];
+    mount(list, table(headers,
+      rows.map((r) => approvalRow(r, now, approver)),
+      filter === 'pending' ? 'No approvals are waiting. Nice.'
+        : `No ${filter === 'all' ? '' : `${filter} `}approvals.`));
+    mount(more, next
+      ? h('button', { type: 'button', class: 'secondary', id: 'more-approvals', onclick: loadMore }, 'Show more')
+      : null);
+  }
+  function approvalRow(r, now, approver) {
+    const key = keyOf(r);
+    const pending = r.status === 'pending';
+    const busy = deciding.has(key);
+    const outcome = outcomes.get(key);
+    const note = h('input', {
+      type: 'text', 'aria-label': `Note for ${r.title}`, placeholder: 'Note (optional)', class: 'note',
+      id: `note-${r.orderId}-${r.nodeId}`, value: notes.get(key) || '', disabled: busy,
+    });
+    note.addEventListener('input', () => notes.set(key, note.value));
+    const pick = h('input', { type: 'checkbox', class: 'pick', 'aria-label': `Select ${r.title} on ${r.orderId}`,
+      checked: selected.has(key), disabled: busy });
+    pick.addEventListener('change', () => { if (pick.checked) selected.add(key); else selected.delete(key); draw(); });
+    const result = outcome ? (outcome.ok ? h('p', { class: 'outcome', role: 'status' }, outcome.message)
+      : h('div', { class: 'outcome failed', role: 'alert' }, h('p', { class: 'error' }, outcome.message),
+        h('div', { class: 'row' }, h('button', { type: 'button', class: 'retry', onclick: outcome.retry }, 'Retry'),
+          h('button', {
+            type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); load(); },
+          }, 'Dismiss')))) : null;
+    const actions = pending && approver ? h('div', { class: 'row' }, note,
+      h('button', {
+        type: 'button', class: 'ok approve', disabled: busy, onclick: () => decide([r], 'approved'),
+      }, 'Approve'),
+      h('button', {
+        type: 'button', class: 'danger reject', disabled: busy, onclick: () => decide([r], 'rejected'),
+      }, 'Reject'),
+      result) : (pending ? h('span', { class: 'muted' }, 'Needs the approver role') : result || '');
+    const overdue = pending && r.deadline && Number(r.deadline) < now;
+    return h('tr', { 'data-order': r.orderId, 'data-node': r.nodeId, 'data-status': r.status, class: 'approval-card' },
+      h('td', { class: 'pick-cell' }, pending && approver ? pick : ''),
+      h('td', { 'data-label': 'Order' }, orderLink({ id: r.orderId }),
+        h('div', { class: 'muted' }, r.orderTitle || '')),
+      h('td', { 'data-label': 'Approval' }, h('span', { class: 'wrap' }, r.title)),
+      h('td', { 'data-label': 'Assignee' }, r.assignee || ''),
+      h('td', { class: 'num', 'data-label': 'Amount' }, money(r.amount, r.currency)),
+      h('td', { 'data-label': 'Deadline', class: overdue ? 'error' : '' },
+        pending ? h('span', { class: 'time-left' }, timeLeft(r.deadline, now)) : '',
+        r.deadline ? h('div', { class: 'muted' }, timeEl(r.deadline)) : ''),
+      h('td', { 'data-label': 'Status' }, badge(r.status, pending ? 'pending-approval' : '')),
+      h('td', { 'data-label': 'Decided' }, r.decidedBy || '',
+        r.note ? h('div', { class: 'muted' }, `“${r.note}”`) : ''),
+      h('td', { class: 'decide-cell' }, actions));
+  }
+  let typing;
+  assignee.addEventListener('input', () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => { selected.clear(); remember(); load(); }, 250);
+  });
   drawTabs();
-  mount(main, h('h1', {}, 'Approvals'), tabs, h('p', { class: 'muted' },
-    'Every decision waits 5 seconds with an Undo button before it is sent.'), list);
-  // A refresh must not wipe a row whose decision is in its undo window.
-  // Decided approvals need every order's state: those filters refresh less often than the pending one.
-  return refreshing(() => { if (!deciding.size) load(); }, () => (filter === 'pending' ? REFRESH_MS : 4 * REFRESH_MS));
+  mount(main, h('h1', {}, 'Approvals'), tabs,
+    h('form', { class: 'row', role: 'search', onsubmit: (e) => { e.preventDefault(); load(); } },
+      field('Assignee', assignee)),
+    h('p', { class: 'muted' },
+      'Soonest deadline first. Every decision waits 5 seconds with an Undo button before it is sent.'),
+    summary, bulk, list, more);
+  // A refresh must not wipe a row whose decision is in its undo window
+  return refreshing(() => { if (!deciding.size) load(); }, () => 2 * REFRESH_MS);
 }
 
 // ---- Back office -------------------------------------------------------------------------------------------------
@@ -204,10 +367,15 @@ export function backOfficePage(main) {
           onclick: (e) => {
             busy = true;
             act(e.currentTarget, status, async () => {
-              const result = await api(`/api/v1/orders/${encodeURIComponent(state.orderId)}/events`,
-                { method: 'POST', body: { event: wait.event, payload: { source: 'back-office' } } });
-              mount(status, result.delivered ? `Delivered to ${result.nodeId}.` : 'Nobody was waiting any more.');
-            }).finally(() => { busy = false; setTimeout(load, 800); });
+              let result;
+              const sent = await withUndo(`Deliver ${wait.event} to ${state.orderId}`, async () => {
+                result = await api(`/api/v1/orders/${encodeURIComponent(state.orderId)}/events`,
+                  { method: 'POST', body: { event: wait.event, payload: { source: 'back-office' } } });
+              });
+              if (sent) {
+                mount(status, result.delivered ? `Delivered to ${result.nodeId}.` : 'Nobody was waiting any more.');
+              }
+            }).finally(() => { busy = false; setTimeout(load, 2500); });
           },
         }, `Deliver ${wait.event}`) : h('span', { class: 'muted' }, 'Needs the operator role');
         return h('tr', { 'data-order': state.orderId, 'data-event': wait.event },
@@ -321,24 +489,44 @@ export function teamPage(main) {
         const status = h('span', { 'aria-live': 'polite' });
         const role = roleSelect(`role-${p.id}`, p.role);
         role.setAttribute('aria-label', `Role of ${p.email}`);
-        role.addEventListener('change', () => act(role, status, async () => {
-          await api(`/api/v1/team/people/${p.id}`, { method: 'PATCH', body: { role: role.value } });
-          mount(status, 'Saved.');
-        }).then(loadPeople));
+        // a role changes only on Save: moving through the options (arrow keys on the focused select) changes nothing
+        const save = h('button', {
+          type: 'button', class: 'secondary save-role', disabled: true,
+          onclick: (e) => act(e.currentTarget, status, async () => {
+            await api(`/api/v1/team/people/${p.id}`, { method: 'PATCH', body: { role: role.value } });
+            mount(status, `Saved: ${p.email} is now ${role.value}.`);
+            loadPeople();
+          }),
+        }, 'Save role');
+        role.addEventListener('change', () => {
+          save.disabled = role.value === p.role;
+          mount(status, role.value === p.role ? ''
+            : h('span', { class: 'muted' }, `Not saved: ${p.role} → ${role.value}`));
+        });
         return h('tr', { 'data-person': p.email },
-          h('td', {}, p.name || ''), h('td', {}, p.email), h('td', {}, operator ? role : p.role),
+          h('td', {}, p.name || ''), h('td', {}, p.email),
+          h('td', {}, operator ? h('div', { class: 'row' }, role, save) : p.role),
           h('td', {}, p.disabled ? badge('disabled', 'failed') : badge('active', 'completed')),
           h('td', {}, operator ? h('div', { class: 'row' },
             h('button', {
-              type: 'button', class: 'secondary', onclick: (e) => act(e.currentTarget, status, async () => {
-                await api(`/api/v1/team/people/${p.id}`, { method: 'PATCH', body: { disabled: !p.disabled } });
-                loadPeople();
+              type: 'button', class: 'secondary toggle-person',
+              onclick: (e) => act(e.currentTarget, status, async () => {
+                const sent = await withUndo(`${p.disabled ? 'Enable' : 'Disable'} ${p.email}`, () =>
+                  api(`/api/v1/team/people/${p.id}`, { method: 'PATCH', body: { disabled: !p.disabled } }));
+                if (sent) loadPeople();
               }),
             }, p.disabled ? 'Enable' : 'Disable'),
             h('button', {
-              type: 'button', class: 'secondary', onclick: (e) => act(e.currentTarget, status, async () => {
-                const result = await api(`/api/v1/team/people/${p.id}/reset-password`, { method: 'POST' });
-                showOnce(`New password for ${p.email} (shown only now; their sessions have ended):`, result.password, 'new-password');
+              type: 'button', class: 'secondary reset-password',
+              onclick: (e) => act(e.currentTarget, status, async () => {
+                let result;
+                const sent = await withUndo(`Reset the password of ${p.email}`, async () => {
+                  result = await api(`/api/v1/team/people/${p.id}/reset-password`, { method: 'POST' });
+                });
+                if (sent) {
+                  showOnce(`New password for ${p.email} (shown only now; their sessions have ended):`,
+                    result.password, 'new-password');
+                }
               }),
             }, 'Reset password'), status) : ''));
       }), 'Nobody is registered yet.'));
@@ -354,8 +542,9 @@ export function teamPage(main) {
           h('td', {}, t.createdBy || ''), h('td', {}, t.revoked ? badge('revoked', 'failed') : badge('active', 'completed')),
           h('td', {}, operator && !t.revoked ? h('button', {
             type: 'button', class: 'danger', onclick: (e) => act(e.currentTarget, status, async () => {
-              await api(`/api/v1/team/tokens/${t.id}`, { method: 'DELETE' });
-              loadTokens();
+              const sent = await withUndo(`Revoke token ${t.name}`,
+                () => api(`/api/v1/team/tokens/${t.id}`, { method: 'DELETE' }));
+              if (sent) loadTokens();
             }),
           }, 'Revoke') : '', status));
       }), 'No tokens yet.'));

@@ -355,6 +355,68 @@ class GatewayApiTest extends GatewayIntegrationTest {
                 QUERIES.answerExtraRows(0);
             }
         }
+
+        @Test
+        void a_plain_list_stays_the_contracts_orders_and_names_the_next_page_in_a_link_header() {
+            QUERIES.answerExtraRows(250);
+            try {
+                EntityExchangeResult<byte[]> result = http.get().uri("/api/v1/orders?type=reorder").exchange()
+                        .expectStatus().isOk().expectBody().returnResult();
+                JsonNode body = Json.MAPPER.readTree(result.getResponseBody());
+                assertThat(body.propertyNames()).containsExactly("orders");
+                assertThat(body.get("orders")).hasSize(200);
+                assertThat(result.getResponseHeaders().getFirst("Link"))
+                        .isEqualTo("</api/v1/orders?type=reorder&cursor=fake-next-page>; rel=\"next\"");
+            } finally {
+                QUERIES.answerExtraRows(0);
+            }
+        }
+
+        @Test
+        void a_caller_who_pages_gets_next_and_every_paging_parameter_reaches_the_processor() {
+            startOrder();
+            startOrder();
+            http.get().uri("/api/v1/orders?limit=1").exchange().expectStatus().isOk()
+                    .expectBody().jsonPath("$.orders.length()").isEqualTo(1)
+                    .jsonPath("$.next").isEqualTo("fake-next-page");
+            assertThat(QUERIES.lastListQuery()).contains("limit=1");
+            http.get().uri("/api/v1/orders?since=1000&until=2000&sort=updated&cursor=abc_-9&limit=50").exchange()
+                    .expectStatus().isOk();
+            assertThat(QUERIES.lastListQuery()).contains("since=1000", "until=2000", "sort=updated", "cursor=abc_-9",
+                    "limit=50");
+        }
+
+        @Test
+        void bad_paging_parameters_are_400_before_the_processor_is_asked() {
+            for (String query : List.of("limit=0", "limit=201", "limit=ten", "sort=price", "since=yesterday",
+                    "until=1.5", "cursor=a*b")) {
+                http.get().uri("/api/v1/orders?" + query).exchange().expectStatus().isBadRequest()
+                        .expectBody().jsonPath("$.error").exists();
+            }
+        }
+
+        @Test
+        void the_counts_are_the_processors_by_status() {
+            startOrder();
+            http.get().uri("/api/v1/orders/counts?type=storefront_order").exchange().expectStatus().isOk()
+                    .expectBody()
+                    .jsonPath("$.counts.queued").value(n -> assertThat(((Number) n).intValue()).isPositive())
+                    .jsonPath("$.counts.completed").exists().jsonPath("$.total").exists();
+            http.get().uri("/api/v1/orders/counts?type=gift").exchange().expectStatus().isBadRequest();
+        }
+
+        @Test
+        void the_approvals_inbox_asks_the_processor_by_status_and_assignee() {
+            String orderId = orderWaiting(null, "approval");
+            http.get().uri("/api/v1/approvals?assignee={a}", "Manager").exchange().expectStatus().isOk()
+                    .expectBody()
+                    .jsonPath("$.approvals[?(@.orderId == '" + orderId + "')].status").isEqualTo("pending");
+            assertThat(QUERIES.lastApprovalsQuery()).contains("status=pending", "assignee=Manager");
+            http.get().uri("/api/v1/approvals?status=escalated&cursor=xyz").exchange().expectStatus().isOk();
+            assertThat(QUERIES.lastApprovalsQuery()).contains("status=escalated", "cursor=xyz");
+            http.get().uri("/api/v1/approvals?status=late").exchange().expectStatus().isBadRequest()
+                    .expectBody().json("{\"error\": \"Unknown approval status 'late'\"}", true);
+        }
     }
 
     @Nested

@@ -145,7 +145,13 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
         assertThat(doc.getAsJsonObject("paths").keySet()).contains("/health", "/api/v1/flows", "/api/v1/orders",
                 "/api/v1/orders/{id}", "/api/v1/orders/{id}/events", "/api/v1/orders/{id}/approvals/{nodeId}",
                 "/api/v1/orders/{id}/cancel", "/api/v1/webhook-subscriptions", "/api/v1/webhook-subscriptions/{id}",
-                "/api/v1/webhook-subscriptions/{id}/deliveries", "/api/v1/webhooks/events");
+                "/api/v1/webhook-subscriptions/{id}/deliveries", "/api/v1/webhooks/events", "/api/v1/orders/counts",
+                "/api/v1/approvals");
+        JsonObject paths = doc.getAsJsonObject("paths");
+        assertThat(paths.getAsJsonObject("/api/v1/approvals").getAsJsonObject("get").getAsJsonObject("responses")
+                .getAsJsonObject("200").toString()).contains("#/components/schemas/ApprovalRow");
+        assertThat(paths.getAsJsonObject("/api/v1/orders").getAsJsonObject("get").toString())
+                .contains("\"cursor\"", "\"since\"", "\"until\"", "\"sort\"", "\"limit\"");
         assertThat(doc.getAsJsonObject("components").getAsJsonObject("schemas").keySet()).contains(
                 "StartOrderRequest", "DeliverEventRequest", "DecideApprovalRequest", "CancelOrderRequest",
                 "CreateWebhookSubscriptionRequest", "SignedEventRequest", "WebhookSubscription", "WebhookDelivery",

@@ -130,7 +130,7 @@ class GoldenJsonTest {
                 new BigDecimal("0.92"), new BigDecimal("130.43")));
         samples.put("order-index-row", new OrderIndexRow("ord_1", OrderType.PURCHASE_REQUEST, OrderStatus.WAITING,
                 "Purchase request", "purchase_request", 1, "ord_1.1", 1, "cus_1", "USD", new BigDecimal("39.00"),
-                "Approve order ord_1 · payment.received", AT, AT + 10));
+                "Approve order ord_1 · payment.received", AT, AT + 10, null));
         samples.put("customer", new Customer("acme_gmbh", "ACME GmbH", List.of("buyer@acme.example"),
                 List.of("acme.example")));
         samples.put("flow-record", new FlowRecord("storefront_order", "Storefront order", "Pay, ship, done",

@@ -432,6 +432,261 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void a_decision_that_fails_during_an_outage_keeps_the_note_says_why_and_goes_through_on_retry() {
+        String orderId = waitingForApproval();
+        WebDriver browser = signedIn(APPROVER);
+        withSwitchableSockets(browser);
+        open(browser, "/orders/" + orderId);
+        By approve = By.cssSelector("[data-wait=approval] .approve");
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.id("note-approval"))).sendKeys("within budget");
+        wait(browser).until(ExpectedConditions.elementToBeClickable(approve)).click();
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
+
+        // the connection drops during the undo window: nothing can be sent, and the page says so
+        js(browser, "window.testSockets.goOffline()");
+        wait(browser).until(ExpectedConditions.textToBe(By.id("live"), "Reconnecting…"));
+        wait(browser).until(ExpectedConditions.attributeToBe(approve, "disabled", "true"));
+        WebElement failure = wait(browser).until(ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("#results [role=alert]")));
+        assertThat(failure.getText()).contains("Approve “Approve order " + orderId, "not done", "Not connected");
+        assertThat(browser.findElement(By.id("note-approval")).getDomProperty("value")).isEqualTo("within budget");
+        assertThat(browser.findElement(By.cssSelector("#results button.retry")).isEnabled()).isFalse();
+        assertThat(browser.findElement(approve).isEnabled()).isFalse();
+        assertThat(read(orderId).get("waits").size()).as("nothing was decided").isEqualTo(1);
+
+        // back online: Retry sends the same decision with the same note, and success shows once the server answered
+        js(browser, "window.testSockets.goOnline()");
+        wait(browser).until(ExpectedConditions.textToBe(By.id("live"), "Live"));
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector("#results button.retry"))).click();
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#results [role=status]"),
+                "Approved “Approve order " + orderId));
+        assertThat(browser.findElements(By.cssSelector("#results [role=alert]"))).isEmpty();
+        JsonNode decision = await().atMost(WAIT).until(() -> read(orderId),
+                order -> order.get("nodes").get("approval").has("output")).get("nodes").get("approval").get("output");
+        assertThat(decision.get("decision").asString()).isEqualTo("approved");
+        assertThat(decision.get("note").asString()).isEqualTo("within budget");
+    }
+
+    @Test
+    void the_orders_list_pages_through_every_order_with_true_counts() {
+        String customer = "cus_paging_" + System.nanoTime();
+        List<String> started = new ArrayList<>();
+        for (int i = 0; i < 130; i++) {
+            started.add(start("b2b_order", Map.of("customerId", customer,
+                    "lines", List.of(line("WIDGET-1", 1, null)), "meta", Map.of("shipTo", "9 Quay Street"))));
+        }
+        WebDriver browser = signedIn(VIEWER);
+        open(browser, "/orders?q=" + customer);
+        wait(browser).until(ExpectedConditions.textToBe(By.id("page-range"), "1–50 of 130"));
+        // the counts by status are of every matching order, not of the page on screen
+        await().atMost(WAIT).untilAsserted(() -> assertThat(browser.findElements(
+                By.cssSelector("#status-counts li strong")).stream().mapToInt(e -> Integer.parseInt(e.getText())).sum())
+                .isEqualTo(130));
+
+        List<String> seen = new ArrayList<>(rowIds(browser));
+        browser.findElement(By.id("page-next")).click();
+        wait(browser).until(ExpectedConditions.textToBe(By.id("page-range"), "51–100 of 130"));
+        seen.addAll(rowIds(browser));
+        browser.findElement(By.id("page-next")).click();
+        wait(browser).until(ExpectedConditions.textToBe(By.id("page-range"), "101–130 of 130"));
+        seen.addAll(rowIds(browser));
+        assertThat(browser.findElement(By.id("page-next")).isEnabled()).as("the last page").isFalse();
+        assertThat(seen).as("every order once, newest first").containsExactlyElementsOf(started.reversed());
+
+        browser.findElement(By.id("page-prev")).click();
+        wait(browser).until(ExpectedConditions.textToBe(By.id("page-range"), "51–100 of 130"));
+        // one status on its own: its own count is the total
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("filter-status"))).selectByValue("waiting");
+        wait(browser).until(ExpectedConditions.textMatches(By.id("page-range"), java.util.regex.Pattern.compile(
+                "^1–\\d+ of \\d+$")));
+        String waiting = browser.findElement(By.cssSelector("#status-counts li[data-status=waiting] strong")).getText();
+        assertThat(browser.findElement(By.id("page-range")).getText()).endsWith(" of " + waiting);
+
+        // by last change, the oldest order comes first once it is the one that changed
+        http.post().uri("/api/v1/orders/" + started.getFirst() + "/cancel").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{}").exchange().expectStatus().isOk();
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("filter-status"))).selectByValue("");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("sort"))).selectByValue("updated");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(rowIds(browser)).first().isEqualTo(started.getFirst()));
+        assertThat(browser.findElement(By.id("page-range")).getText()).isEqualTo("1–50 of 130");
+    }
+
+    @Test
+    void an_escalated_approval_is_drawn_apart_from_an_approved_one_and_long_titles_wrap() {
+        WebDriver browser = signedIn(VIEWER);
+        browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(15));
+        // the page's own drawing code, given an order whose first approval escalated and whose second was approved
+        Object drawn = ((JavascriptExecutor) browser).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                import('/assets/graph.js').then(({ drawGraph }) => {
+                  const node = (id, title) => ({ id, type: 'approval', title });
+                  const state = {
+                    flow: { graph: { id: 'g', nodes: [node('first', 'Approve the quarterly hardware budget for the '
+                        + 'whole engineering department'), node('second', 'Director')],
+                      edges: [{ id: 'e', from: 'first', to: 'second', branch: 'escalated' }] } },
+                    nodes: { first: { status: 'succeeded', branches: ['escalated'] },
+                             second: { status: 'succeeded', branches: ['approved'] } },
+                    edges: { e: 'active' },
+                  };
+                  const svg = drawGraph(state, null, () => {});
+                  document.body.append(svg);
+                  const look = (id) => {
+                    const g = svg.querySelector(`[data-node=${id}]`);
+                    const rect = g.querySelector('rect');
+                    const titles = [...g.querySelectorAll('text.node-title')];
+                    return { outcome: g.getAttribute('data-outcome'), dash: getComputedStyle(rect).strokeDasharray,
+                      fill: getComputedStyle(rect).fill, label: g.textContent,
+                      titles: titles.map((t) => t.textContent),
+                      fits: titles.every((t) => t.getComputedTextLength() <= rect.width.baseVal.value - 8) };
+                  };
+                  done(JSON.stringify({ first: look('first'), second: look('second') }));
+                }, (e) => done(String(e)));""");
+        JsonNode looks = Json.MAPPER.readTree(String.valueOf(drawn));
+        JsonNode escalated = looks.get("first");
+        JsonNode approved = looks.get("second");
+        assertThat(escalated.get("outcome").asString()).isEqualTo("escalated");
+        assertThat(approved.get("outcome").asString()).isEqualTo("approved");
+        assertThat(escalated.get("label").asString()).contains("succeeded · escalated");
+        assertThat(approved.get("label").asString()).contains("succeeded · approved");
+        assertThat(escalated.get("dash").asString()).as("escalated is dashed").isNotEqualTo("none");
+        assertThat(approved.get("dash").asString()).isEqualTo("none");
+        assertThat(escalated.get("fill").asString()).isNotEqualTo(approved.get("fill").asString());
+        // the long title takes two lines that fit the box, ending in an ellipsis, instead of one cut line
+        assertThat(escalated.get("titles")).hasSize(2);
+        assertThat(escalated.get("titles").get(0).asString()).isEqualTo("Approve the quarterly");
+        assertThat(escalated.get("titles").get(1).asString()).endsWith("…");
+        assertThat(escalated.get("fits").asBoolean()).isTrue();
+    }
+
+    @Test
+    void the_inbox_goes_soonest_deadline_first_and_approves_several_under_one_undo() {
+        String first = waitingForApproval();
+        String second = waitingForApproval();
+        WebDriver browser = signedIn(APPROVER);
+        open(browser, "/approvals?assignee=manager");
+        By firstRow = By.cssSelector("tr[data-order='" + first + "']");
+        By secondRow = By.cssSelector("tr[data-order='" + second + "']");
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(secondRow));
+        List<String> order = rowIds(browser);
+        assertThat(order.indexOf(first)).as("the older approval is due sooner").isLessThan(order.indexOf(second));
+        assertThat(browser.findElement(firstRow).getText()).containsPattern("\\d+ (d|h|min).* left");
+        assertThat(browser.findElement(firstRow).getText()).contains("manager");
+
+        browser.findElement(firstRow).findElement(By.cssSelector("input.pick")).click();
+        wait(browser).until(ExpectedConditions.elementToBeClickable(secondRow))
+                .findElement(By.cssSelector("input.pick")).click();
+        wait(browser).until(ExpectedConditions.textToBe(By.id("approve-selected"), "Approve selected (2)"));
+        browser.findElement(By.id("approve-selected")).click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("undo-tray"),
+                "Approve 2 approvals"));
+        assertThat(browser.findElements(By.cssSelector(".undo"))).as("one undo for both").hasSize(1);
+        assertThat(read(first).get("waits").size()).as("not sent during the undo window").isEqualTo(1);
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("inbox-summary"),
+                "Approved 2 of 2"));
+        for (String orderId : List.of(first, second)) {
+            JsonNode decided = await().atMost(WAIT).until(() -> read(orderId),
+                    o -> o.get("nodes").get("approval").has("output"));
+            assertThat(decided.get("nodes").get("approval").get("output").get("by").asString()).isEqualTo(APPROVER);
+        }
+        wait(browser).until(ExpectedConditions.numberOfElementsToBe(firstRow, 0));
+    }
+
+    @Test
+    void a_decision_the_server_refuses_stays_in_the_inbox_with_its_note_and_the_reason() {
+        String orderId = waitingForApproval();
+        WebDriver browser = signedIn(APPROVER);
+        open(browser, "/approvals");
+        By row = By.cssSelector("tr[data-order='" + orderId + "']");
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(row)).findElement(By.cssSelector("input.note"))
+                .sendKeys("ship it");
+        browser.findElement(row).findElement(By.cssSelector("button.approve")).click();
+        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
+        // someone else decides the same approval during the undo window
+        http.post().uri("/api/v1/orders/" + orderId + "/approvals/approval").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"decision\": \"rejected\"}").exchange().expectStatus().isOk();
+
+        By alert = By.cssSelector("tr[data-order='" + orderId + "'] [role=alert]");
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(alert,
+                "That node is not waiting for an approval."));
+        // past the inbox's refreshes the row, its note and the reason stay until dismissed
+        String selector = "tr[data-order='" + orderId + "']";
+        await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(15)).until(() -> js(browser,
+                "const row = document.querySelector(arguments[0]);"
+                        + "return row ? row.querySelector('[role=alert]')?.textContent + '|' "
+                        + "+ row.querySelector('input.note').value : 'gone';", selector),
+                shown -> String.valueOf(shown).contains("not waiting for an approval.") && String.valueOf(shown)
+                        .endsWith("|ship it"));
+        assertThat(browser.findElement(row).findElements(By.cssSelector("button.retry"))).hasSize(1);
+        browser.findElement(row).findElement(By.cssSelector("button.dismiss")).click();
+        wait(browser).until(ExpectedConditions.numberOfElementsToBe(row, 0));
+    }
+
+    @Test
+    void after_a_cancel_the_graph_shows_the_unfinished_nodes_skipped() {
+        String orderId = waitingForApproval();
+        http.post().uri("/api/v1/orders/" + orderId + "/cancel").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"reason\": \"Duplicate\"}").exchange().expectStatus().isOk();
+        WebDriver browser = signedIn(VIEWER);
+        open(browser, "/orders/" + orderId);
+        wait(browser).until(ExpectedConditions.attributeToBe(By.id("order-status"), "data-status", "cancelled"));
+        wait(browser).until(ExpectedConditions.attributeToBe(By.cssSelector("svg.graph .node[data-node=approval]"),
+                "data-status", "skipped"));
+        List<String> statuses = browser.findElements(By.cssSelector("svg.graph .node")).stream()
+                .map(node -> node.getDomAttribute("data-status")).toList();
+        assertThat(statuses).contains("succeeded", "skipped").doesNotContain("pending", "waiting", "running");
+        assertThat(browser.findElement(By.cssSelector("svg.graph .node[data-node=approval]")).getText())
+                .contains("skipped");
+    }
+
+    @Test
+    void on_a_phone_the_inbox_is_cards_with_approve_and_reject_in_reach_and_the_undo_bar_fits() {
+        String orderId = waitingForApproval();
+        WebDriver browser = signedIn(APPROVER);
+        browser.manage().window().setSize(new Dimension(375, 812));
+        open(browser, "/approvals");
+        By card = By.cssSelector("tr[data-order='" + orderId + "']");
+        WebElement approve = wait(browser).until(ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("tr[data-order='" + orderId + "'] button.approve")));
+        WebElement reject = browser.findElement(By.cssSelector("tr[data-order='" + orderId + "'] button.reject"));
+        int width = ((Number) js(browser, "return document.documentElement.clientWidth")).intValue();
+        for (WebElement button : List.of(approve, reject)) {
+            assertThat(button.isDisplayed()).isTrue();
+            assertThat(button.getRect().getX() + button.getRect().getWidth()).isLessThanOrEqualTo(width);
+        }
+        assertThat(browser.findElement(card).getCssValue("display")).as("a card, not a table row").isEqualTo("block");
+        assertThat(((Number) js(browser, "return document.documentElement.scrollWidth - "
+                + "document.documentElement.clientWidth")).intValue()).as("no sideways scrolling")
+                .isLessThanOrEqualTo(0);
+        approve.click();
+        WebElement bar = wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo")));
+        assertThat(bar.getRect().getX()).isGreaterThanOrEqualTo(0);
+        assertThat(bar.getRect().getX() + bar.getRect().getWidth()).isLessThanOrEqualTo(width);
+        WebElement undo = bar.findElement(By.cssSelector(".undo-button"));
+        assertThat(undo.getRect().getX() + undo.getRect().getWidth()).isLessThanOrEqualTo(width);
+        undo.click();
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("undo-tray"), "Nothing was sent"));
+        pageScreenshot(browser, "approvals-phone");
+    }
+
+    @Test
+    void a_role_changes_only_on_save() {
+        WebDriver browser = signedIn(OPERATOR);
+        open(browser, "/team");
+        By row = By.cssSelector("tr[data-person='" + VIEWER + "']");
+        WebElement select = wait(browser).until(ExpectedConditions.presenceOfElementLocated(row))
+                .findElement(By.cssSelector("select"));
+        select.sendKeys(org.openqa.selenium.Keys.ARROW_DOWN);
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(row, "Not saved"));
+        assertThat(role(VIEWER)).as("an arrow key changes nothing").isEqualTo("viewer");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(row).findElement(By.cssSelector("select")))
+                .selectByValue("viewer");
+        wait(browser).until(ExpectedConditions.attributeToBe(
+                browser.findElement(row).findElement(By.cssSelector("button.save-role")), "disabled", "true"));
+        assertThat(role(VIEWER)).isEqualTo("viewer");
+    }
+
+    @Test
     @Order(Integer.MAX_VALUE) // last, so the pages show the orders the other tests made
     void every_page_renders_for_an_operator_on_a_laptop_and_a_phone() {
         String waiting = waitingForApproval();
@@ -498,7 +753,7 @@ class DashboardBrowserTest {
     private static String start(String flow, Map<String, Object> input) {
         Map<String, Object> fullInput = new java.util.HashMap<>(input);
         fullInput.put("type", flow);
-        fullInput.put("customerId", "cus_browser");
+        fullInput.putIfAbsent("customerId", "cus_browser");
         return Json.MAPPER.readTree(http.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("flowId", flow, "input", fullInput)).exchange().expectStatus().isCreated()
                 .expectBody().returnResult().getResponseBody()).get("orderId").asString();
@@ -526,6 +781,52 @@ class DashboardBrowserTest {
     }
 
     // ---- browsers -------------------------------------------------------------------------------------------------
+
+    /**
+     * Lets the test cut the page's order socket: every WebSocket the page opens is recorded, {@code goOffline()} closes
+     * them and points new ones at a closed port (so reconnecting fails), {@code goOnline()} lets them through again.
+     * Set before the page loads, on every document the browser opens from then on.
+     */
+    private static void withSwitchableSockets(WebDriver browser) {
+        ((ChromeDriver) browser).executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", """
+                (() => {
+                  const Native = window.WebSocket;
+                  const sockets = [];
+                  let offline = false;
+                  window.WebSocket = class extends Native {
+                    constructor(url, protocols) {
+                      super(offline ? 'ws://127.0.0.1:9/offline' : url, protocols);
+                      sockets.push(this);
+                    }
+                  };
+                  window.testSockets = {
+                    goOffline() { offline = true; sockets.forEach((s) => s.close()); },
+                    goOnline() { offline = false; },
+                  };
+                })();"""));
+    }
+
+    private static Object js(WebDriver browser, String script, Object... arguments) {
+        return ((JavascriptExecutor) browser).executeScript(script, arguments);
+    }
+
+    /** The order ids of the rows on screen, top to bottom. */
+    private static List<String> rowIds(WebDriver browser) {
+        return browser.findElements(By.cssSelector("tr[data-order]")).stream()
+                .map(row -> row.getDomAttribute("data-order")).toList();
+    }
+
+    /** A person's role as the API answers it. */
+    private static String role(String email) {
+        JsonNode people = Json.MAPPER.readTree(http.get().uri("/api/v1/team/people").exchange().expectStatus().isOk()
+                .expectBody().returnResult().getResponseBody()).get("people");
+        for (JsonNode person : people) {
+            if (person.get("email").asString().equals(email)) {
+                return person.get("role").asString();
+            }
+        }
+        throw new AssertionError("No person " + email);
+    }
 
     /** A new headless Chromium with its own profile (so its own session), from the system's packages. */
     private static WebDriver browser() {

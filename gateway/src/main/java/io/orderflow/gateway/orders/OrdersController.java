@@ -45,6 +45,8 @@ class OrdersController {
 
     static final int IDEMPOTENCY_KEY_MAX = 255;
     static final String DEFAULT_CANCEL_REASON = "Cancelled via API";
+    static final int CURSOR_MAX = 512;
+    private static final java.util.regex.Pattern CURSOR = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,512}");
 
     private final Access access;
     private final RequestValidator validator;
@@ -85,12 +87,58 @@ class OrdersController {
                                       @Parameter(schema = @Schema(allowableValues = {"queued", "running", "waiting",
                                               "completed", "declined", "cancelled", "failed", "rolled_back"}))
                                       @RequestParam(required = false) String status,
-                                      @Parameter(description = "matches the order id, the title or the customer id")
-                                      @RequestParam(required = false) String q, ServerWebExchange exchange) {
+                                      @Parameter(description = "matches the order id, the title, the customer id, "
+                                              + "a line's SKU or name, or the customer's name")
+                                      @RequestParam(required = false) String q,
+                                      @Parameter(description = "created at or after (epoch milliseconds)")
+                                      @RequestParam(required = false) String since,
+                                      @Parameter(description = "created at or before (epoch milliseconds)")
+                                      @RequestParam(required = false) String until,
+                                      @Parameter(description = "newest first by creation (default) or by last change",
+                                              schema = @Schema(allowableValues = {"created", "updated"}))
+                                      @RequestParam(required = false) String sort,
+                                      @Parameter(description = "the next of the page before",
+                                              schema = @Schema(maxLength = CURSOR_MAX))
+                                      @RequestParam(required = false) String cursor,
+                                      @Parameter(description = "rows per page; the answer then carries next",
+                                              schema = @Schema(minimum = "1", maximum = "200"))
+                                      @RequestParam(required = false) String limit,
+                                      ServerWebExchange exchange) {
         return access.require(exchange, Role.VIEWER)
-                .doOnNext(caller -> checkFilters(type, status))
-                .then(processor.get(uri -> listQuery(uri, OrderQueries.ListQuery.of(type, status, q))))
-                .map(OrdersController::capList);
+                .map(caller -> {
+                    checkFilters(type, status);
+                    return new OrderQueries.ListQuery(type, status, q, epochMillis("since", since),
+                            epochMillis("until", until), checkSort(sort), checkCursor(cursor), pageSize(limit));
+                })
+                .flatMap(query -> processor.get(uri -> listQuery(uri, query))
+                        .map(response -> paged(capList(response), exchange, cursor != null || limit != null)));
+    }
+
+    @Operation(operationId = "countOrders")
+    @GetMapping("/counts")
+    Mono<ResponseEntity<String>> counts(@Parameter(schema = @Schema(allowableValues = {"purchase_request",
+                                                "b2b_order", "reorder", "subscription", "storefront_order"}))
+                                        @RequestParam(required = false) String type,
+                                        @Parameter(description = "as the list's q")
+                                        @RequestParam(required = false) String q,
+                                        @Parameter(description = "created at or after (epoch milliseconds)")
+                                        @RequestParam(required = false) String since,
+                                        @Parameter(description = "created at or before (epoch milliseconds)")
+                                        @RequestParam(required = false) String until,
+                                        ServerWebExchange exchange) {
+        return access.require(exchange, Role.VIEWER)
+                .map(caller -> {
+                    checkFilters(type, null);
+                    return new OrderQueries.ListQuery(type, null, q, epochMillis("since", since),
+                            epochMillis("until", until), null, null, OrderQueries.LIST_MAX);
+                })
+                .flatMap(query -> processor.get(uri -> {
+                    Map<String, Object> values = query.parameters();
+                    values.remove("limit");
+                    uri.path(OrderQueries.ORDER_COUNTS);
+                    values.keySet().forEach(name -> uri.queryParam(name, "{" + name + "}"));
+                    return uri.build(values);
+                }));
     }
 
     @Operation(operationId = "getOrder")
@@ -155,6 +203,69 @@ class OrdersController {
         if (status != null && OrderStatus.fromWire(status) == null) {
             throw ApiException.badRequest("Unknown order status '" + status + "'");
         }
+    }
+
+    private static Long epochMillis(String name, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest(name + " must be epoch milliseconds");
+        }
+    }
+
+    private static String checkSort(String sort) {
+        if (sort != null && !OrderQueries.SORT_CREATED.equals(sort) && !OrderQueries.SORT_UPDATED.equals(sort)) {
+            throw ApiException.badRequest("sort must be created or updated");
+        }
+        return sort;
+    }
+
+    /** A cursor is opaque, but only ever base64url: anything else is refused before the processor sees it. */
+    static String checkCursor(String cursor) {
+        if (cursor != null && !CURSOR.matcher(cursor).matches()) {
+            throw ApiException.badRequest("The cursor is not valid for this list; start again from the first page");
+        }
+        return cursor;
+    }
+
+    private static int pageSize(String limit) {
+        if (limit == null) {
+            return OrderQueries.LIST_MAX;
+        }
+        try {
+            int rows = Integer.parseInt(limit.trim());
+            if (rows >= 1 && rows <= OrderQueries.LIST_MAX) {
+                return rows;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw ApiException.badRequest("limit must be 1 to " + OrderQueries.LIST_MAX);
+    }
+
+    /**
+     * The contract's answer is {@code { orders }}: a caller who did not page (no {@code cursor}, no {@code limit})
+     * gets exactly that, and the next page's address in a {@code Link} header; one who pages gets {@code next} too.
+     */
+    private static ResponseEntity<String> paged(ResponseEntity<String> response, ServerWebExchange exchange,
+                                                boolean paging) {
+        if (!response.getStatusCode().is2xxSuccessful() || response.getBody() == null) {
+            return response;
+        }
+        OrderQueries.OrderList list = Json.read(response.getBody(), OrderQueries.OrderList.class);
+        if (paging || list.next() == null) {
+            return paging ? response : ResponseEntity.status(response.getStatusCode())
+                    .headers(response.getHeaders()).body(Json.write(new OrderQueries.OrderList(list.orders())));
+        }
+        String next = org.springframework.web.util.UriComponentsBuilder.fromPath("/api/v1/orders")
+                .query(exchange.getRequest().getURI().getRawQuery()).replaceQueryParam("cursor", list.next())
+                .build().toUriString();
+        return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
+                .header("Link", "<" + next + ">; rel=\"next\"")
+                .body(Json.write(new OrderQueries.OrderList(list.orders())));
     }
 
     private static void checkIdempotencyKey(String key) {

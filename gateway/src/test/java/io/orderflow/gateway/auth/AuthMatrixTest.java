@@ -203,6 +203,8 @@ class AuthMatrixTest {
                     {"flowId": "storefront_order", "input": {"type": "storefront_order", "customerId": "c-1",
                      "lines": [{"sku": "SKU-1", "qty": 1, "unitPrice": 5}]}}""", 201);
             case "GET /api/v1/orders" -> new Probe("/api/v1/orders", "", 200);
+            case "GET /api/v1/orders/counts" -> new Probe("/api/v1/orders/counts", "", 200);
+            case "GET /api/v1/approvals" -> new Probe("/api/v1/approvals?status=pending", "", 200);
             case "GET /api/v1/orders/{id}" -> new Probe(order, "", 200);
             case "GET /api/v1/incidents" -> new Probe("/api/v1/incidents", "", 200);
             case "POST /api/v1/orders/{id}/events" -> new Probe(order + "/events", "{\"event\": \"x.happened\"}", 200);

@@ -26,6 +26,7 @@ public final class FakeQueryApi implements AutoCloseable {
     private final HttpServer server;
     private final FakeProcessor processor;
     private final AtomicReference<String> lastListQuery = new AtomicReference<>();
+    private final AtomicReference<String> lastApprovalsQuery = new AtomicReference<>();
     private volatile int extraRows;
 
     public FakeQueryApi(FakeProcessor processor) {
@@ -38,6 +39,8 @@ public final class FakeQueryApi implements AutoCloseable {
         server.createContext("/internal/orders", this::handle);
         server.createContext("/internal/incidents", exchange -> respond(exchange, 200,
                 Json.object().set("incidents", Json.MAPPER.createArrayNode())));
+        server.createContext("/internal/order-counts", this::counts);
+        server.createContext("/internal/approvals", this::approvals);
         server.start();
     }
 
@@ -86,19 +89,54 @@ public final class FakeQueryApi implements AutoCloseable {
         }
     }
 
+    /** Counts by status of the fake orders, every status present. */
+    private void counts(HttpExchange exchange) throws IOException {
+        ObjectNode body = Json.object();
+        ObjectNode counts = body.putObject("counts");
+        for (String status : java.util.List.of("queued", "running", "waiting", "completed", "declined", "cancelled",
+                "failed", "rolled_back")) {
+            counts.put(status, processor.orders().values().stream().filter(o -> o.status().equals(status)).count());
+        }
+        body.put("total", processor.orders().size());
+        respond(exchange, 200, body);
+    }
+
+    /** One pending approval row per fake order waiting at an approval. */
+    private void approvals(HttpExchange exchange) throws IOException {
+        lastApprovalsQuery.set(exchange.getRequestURI().getRawQuery());
+        ObjectNode body = Json.object();
+        ArrayNode rows = body.putArray("approvals");
+        processor.orders().values().stream().filter(o -> o.waitingApprovalNode() != null)
+                .forEach(o -> rows.addObject().put("orderId", o.orderId()).put("nodeId", o.waitingApprovalNode())
+                        .put("title", "Manager approval").put("assignee", "manager").put("status", "pending")
+                        .put("createdAt", o.createdAt()));
+        respond(exchange, 200, body);
+    }
+
+    /** The raw query string of the last approvals request. */
+    public String lastApprovalsQuery() {
+        return lastApprovalsQuery.get();
+    }
+
+    /** The matching orders, newest first, at most {@code limit}; {@code next} (a made-up cursor) when more match. */
     private ObjectNode list(Map<String, String> query) {
         ObjectNode body = Json.object();
         ArrayNode rows = body.putArray("orders");
-        processor.orders().values().stream()
+        int limit = Integer.parseInt(query.getOrDefault("limit", "200"));
+        java.util.List<FakeProcessor.FakeOrder> matching = processor.orders().values().stream()
                 .filter(o -> !query.containsKey("type") || o.type().equals(query.get("type")))
                 .filter(o -> !query.containsKey("status") || o.status().equals(query.get("status")))
                 .filter(o -> !query.containsKey("q") || o.orderId().contains(query.get("q")))
                 .sorted(Comparator.comparingLong(FakeProcessor.FakeOrder::createdAt).reversed())
-                .limit(Integer.parseInt(query.getOrDefault("limit", "200")))
+                .toList();
+        matching.stream().limit(limit)
                 .forEach(o -> rows.addObject().put("id", o.orderId()).put("type", o.type()).put("status", o.status())
                         .put("createdAt", o.createdAt()));
         for (int i = 0; i < extraRows; i++) {
             rows.addObject().put("id", "ord_extra" + i).put("type", "reorder").put("status", "queued");
+        }
+        if (matching.size() + extraRows > limit) {
+            body.put("next", "fake-next-page");
         }
         return body;
     }

@@ -9,9 +9,13 @@ import java.math.BigDecimal;
  * @param amount    the order total when the wait opened
  * @param createdAt epoch milliseconds
  * @param decidedAt epoch milliseconds, once closed
+ * @param orderTitle the order's title, for the inbox
+ * @param currency  the order's currency, the amount's
+ * @param deadline  epoch milliseconds, the wait's scaled deadline (escalation); null on rows stored before it was kept
  */
 public record ApprovalRow(String orderId, String nodeId, String title, String assignee, BigDecimal amount,
-                          String status, long createdAt, Long decidedAt, String decidedBy, String note) {
+                          String status, long createdAt, Long decidedAt, String decidedBy, String note,
+                          String orderTitle, String currency, Long deadline) {
 
     public static final String PENDING = "pending";
 
@@ -20,6 +24,7 @@ public record ApprovalRow(String orderId, String nodeId, String title, String as
     }
 
     public ApprovalRow close(String outcome, long at, String by, String decisionNote) {
-        return new ApprovalRow(orderId, nodeId, title, assignee, amount, outcome, createdAt, at, by, decisionNote);
+        return new ApprovalRow(orderId, nodeId, title, assignee, amount, outcome, createdAt, at, by, decisionNote,
+                orderTitle, currency, deadline);
     }
 }

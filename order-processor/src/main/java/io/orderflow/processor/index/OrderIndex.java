@@ -6,7 +6,10 @@ import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderType;
 import tools.jackson.databind.JsonNode;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The order index: one row per order, keyed so that the store iterates newest first. */
@@ -35,10 +38,43 @@ public final class OrderIndex {
                 text(order, "title"), state.flow().flowId(), state.flow().version(), state.instanceId(),
                 state.generation(), text(order, "customerId"), text(order, "currency"),
                 order != null && order.hasNonNull("total") ? order.get("total").decimalValue() : null,
-                waitingOn, state.createdAt(), state.updatedAt());
+                waitingOn, state.createdAt(), state.updatedAt(), searchText(order));
     }
 
-    /** The list filters: order type, status, and {@code q} on id, title or customer id (case-insensitive). */
+    /**
+     * What {@code q} matches beyond id, title and customer id: each line's SKU and name, and the customer's name as
+     * the order carries it ({@code meta.customerName}), lower case and joined by newlines; null when there is none.
+     */
+    static String searchText(JsonNode order) {
+        if (order == null) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        for (JsonNode line : order.path("lines")) {
+            addText(parts, line.get("sku"));
+            addText(parts, line.get("name"));
+        }
+        addText(parts, order.path("meta").get("customerName"));
+        addText(parts, order.get("customerName"));
+        return parts.isEmpty() ? null : String.join("\n", parts).toLowerCase(Locale.ROOT);
+    }
+
+    private static void addText(List<String> parts, JsonNode value) {
+        if (value != null && value.isString() && !value.asString().isBlank()) {
+            parts.add(value.asString());
+        }
+    }
+
+    /**
+     * The list filters: order type, status, {@code createdAt} within {@code since..until} (inclusive, either open),
+     * and {@code q} (case-insensitive) on id, title, customer id, SKUs, line names or customer name.
+     */
+    public static boolean matches(OrderIndexRow row, String type, String status, String q, Long since, Long until) {
+        return (since == null || row.createdAt() >= since) && (until == null || row.createdAt() <= until)
+                && matches(row, type, status, q);
+    }
+
+    /** The list filters: order type, status, and {@code q} (case-insensitive) on the row's text. */
     public static boolean matches(OrderIndexRow row, String type, String status, String q) {
         if (type != null && !type.isBlank() && (row.type() == null || !row.type().wire().equals(type))) {
             return false;
@@ -50,7 +86,8 @@ public final class OrderIndex {
             return true;
         }
         String needle = q.toLowerCase(java.util.Locale.ROOT);
-        return contains(row.id(), needle) || contains(row.title(), needle) || contains(row.customerId(), needle);
+        return contains(row.id(), needle) || contains(row.title(), needle) || contains(row.customerId(), needle)
+                || contains(row.search(), needle);
     }
 
     private static boolean contains(String value, String needle) {

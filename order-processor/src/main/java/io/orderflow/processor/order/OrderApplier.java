@@ -48,6 +48,7 @@ public final class OrderApplier {
             case OrderFact.WaitClosed closed -> waitClosed(state, closed);
             case OrderFact.OrderCancelled cancelled -> state.edit()
                     .status(OrderStatus.CANCELLED).reason(cancelled.reason()).waits(List.of())
+                    .nodes(OrderState.handOver(cutShort(state, cancelled.at())))
                     .timeline(state.timelineWith(TimelineEntry.of(cancelled.at(), "cancel",
                             "Cancelled: " + cancelled.reason())))
                     .build();
@@ -89,6 +90,21 @@ public final class OrderApplier {
         };
     }
 
+    /** Node statuses a cancel cuts short: the node will not run (any more), so it shows {@code skipped}. */
+    private static final Set<NodeStatus> UNFINISHED = Set.of(NodeStatus.PENDING, NodeStatus.RUNNING,
+            NodeStatus.WAITING);
+
+    /**
+     * The nodes after a cancel: every node of the plan that had not finished is {@code skipped}, its open run ended at
+     * the cancel; nodes that finished keep their status.
+     */
+    private static Map<String, NodeState> cutShort(OrderState state, long at) {
+        Map<String, NodeState> nodes = new LinkedHashMap<>(state.nodes());
+        nodes.replaceAll((id, node) -> UNFINISHED.contains(node.status())
+                ? node.withStatus(NodeStatus.SKIPPED).endRun(at) : node);
+        return nodes;
+    }
+
     /** Why an order that became an incident was not rolled back. */
     public static final String INCIDENT_NOT_ROLLED_BACK =
             "Not rolled back: the order was set aside as an incident; what the run held was given back";
@@ -111,10 +127,13 @@ public final class OrderApplier {
             next.instanceId(report.instanceId());
         }
         if (report.nodes() != null) {
+            // a report the run sent before it heard of the cancel does not bring a skipped node back
+            boolean cutShort = state.status() == OrderStatus.CANCELLED;
             Map<String, NodeState> nodes = new LinkedHashMap<>(state.nodes());
             report.nodes().forEach((id, status) -> {
                 NodeState node = nodes.getOrDefault(id, NodeState.pending());
-                boolean settled = node.status() == NodeStatus.ROLLED_BACK || node.status() == NodeStatus.FAILED;
+                boolean settled = node.status() == NodeStatus.ROLLED_BACK || node.status() == NodeStatus.FAILED
+                        || cutShort && node.status() == NodeStatus.SKIPPED && status != NodeStatus.ROLLED_BACK;
                 if (!settled) {
                     nodes.put(id, node.withStatus(status));
                 }

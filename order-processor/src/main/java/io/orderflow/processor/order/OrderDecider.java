@@ -339,7 +339,8 @@ public final class OrderDecider {
         List<Effect> effects = new ArrayList<>();
         if (wait.isApproval()) {
             effects.add(new Effect.OpenApproval(new ApprovalRow(state.orderId(), wait.nodeId(), wait.title(),
-                    wait.assignee(), amount, ApprovalRow.PENDING, now, null, null, null)));
+                    wait.assignee(), amount, ApprovalRow.PENDING, now, null, null, null,
+                    text(state.order(), "title"), text(state.order(), "currency"), deadline)));
         }
         effects.add(new Effect.ScheduleDeadline(deadline, wait.nodeId()));
         return Decision.of(List.of(new OrderFact.WaitOpened(wait, now)), effects);

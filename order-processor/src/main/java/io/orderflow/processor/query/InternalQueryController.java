@@ -29,17 +29,35 @@ public class InternalQueryController {
     Mono<ResponseEntity<byte[]>> orders(@RequestParam(required = false) String type,
                                         @RequestParam(required = false) String status,
                                         @RequestParam(required = false) String q,
+                                        @RequestParam(required = false) Long since,
+                                        @RequestParam(required = false) Long until,
+                                        @RequestParam(required = false) String sort,
+                                        @RequestParam(required = false) String cursor,
                                         @RequestParam(required = false) Integer limit,
-                                        @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false") boolean local) {
-        return router.orders(limit == null ? OrderQueries.ListQuery.of(type, status, q)
-                : new OrderQueries.ListQuery(type, status, q, limit), local);
+                                        @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false")
+                                        boolean local) {
+        return router.orders(new OrderQueries.ListQuery(type, status, q, since, until, sort, cursor,
+                limit == null ? OrderQueries.LIST_MAX : limit), local);
+    }
+
+    @GetMapping(OrderQueries.ORDER_COUNTS)
+    Mono<ResponseEntity<byte[]>> counts(@RequestParam(required = false) String type,
+                                        @RequestParam(required = false) String q,
+                                        @RequestParam(required = false) Long since,
+                                        @RequestParam(required = false) Long until,
+                                        @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false")
+                                        boolean local) {
+        return router.counts(new OrderQueries.ListQuery(type, null, q, since, until, null, null,
+                OrderQueries.LIST_MAX), local);
     }
 
     @GetMapping(OrderQueries.APPROVALS)
     Mono<ResponseEntity<byte[]>> approvals(@RequestParam(name = OrderQueries.STATUS, required = false) String status,
+                                           @RequestParam(required = false) String assignee,
+                                           @RequestParam(required = false) String cursor,
                                            @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false")
                                            boolean local) {
-        return router.approvals(status, local);
+        return router.approvals(status, assignee, cursor, local);
     }
 
     @GetMapping(OrderQueries.INCIDENTS)

@@ -14,6 +14,7 @@ import io.orderflow.processor.streams.OrderStreams;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.query.OrderQueries;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -46,6 +47,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -159,11 +161,22 @@ public class OrderQueryRouter {
         return state.edit().order(shown).build();
     }
 
-    /** Index rows newest first, filtered by type, status and {@code q}; at most the query's limit. */
+    /**
+     * A page of index rows, newest first by creation or by last change, filtered by type, status, {@code q} and the
+     * creation range; at most the query's limit, with {@code next} when more follow. 400 for a cursor this service
+     * did not write.
+     */
     public Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean local) {
-        return gather(OrderQueries.ORDER_ROWS, query.limit(), local,
-                streams -> indexRows(this.<OrderIndexRow>store(streams, OrderAgent.INDEX), query.type(),
-                        query.status(), query.q()),
+        Pages.Order order = query.byUpdate() ? Pages.UPDATED : Pages.CREATED;
+        try {
+            if (query.cursor() != null) {
+                Pages.position(order, query.cursor());
+            }
+        } catch (Pages.BadCursor e) {
+            return Mono.just(json(HttpStatus.BAD_REQUEST, error(e.getMessage())));
+        }
+        return gatherPages(OrderQueries.ORDER_ROWS, order, query.cursor(), query.limit(), local,
+                streams -> indexRows(this.<OrderIndexRow>store(streams, OrderAgent.INDEX), query),
                 peerOrders(query));
     }
 
@@ -181,20 +194,154 @@ public class OrderQueryRouter {
         };
     }
 
-    /** Approval rows of the inbox by status ({@code all} for every row), newest first. */
-    public Mono<ResponseEntity<byte[]>> approvals(String status, boolean local) {
-        String wanted = status == null || status.isBlank() ? "all" : status;
-        return gather(OrderQueries.APPROVAL_ROWS, Integer.MAX_VALUE, local,
-                streams -> approvalRows(this.<ApprovalRow>store(streams, OrderAgent.APPROVALS), wanted),
-                b -> b.path(OrderQueries.APPROVALS).queryParam(OrderQueries.LOCAL, true)
-                        .queryParam(OrderQueries.STATUS, wanted).build());
+    /**
+     * Orders by status over every instance's index, with the list's filters but its status:
+     * {@code {counts: {<status>: n}, total: n}}, every status present (zero when none).
+     */
+    public Mono<ResponseEntity<byte[]>> counts(OrderQueries.ListQuery query, boolean local) {
+        KafkaStreams streams = orderStreams.streams().orElse(null);
+        if (streams == null || !streams.state().isRunningOrRebalancing()) {
+            return Mono.just(unavailable());
+        }
+        Map<String, Long> mine;
+        try {
+            mine = statusCounts(this.<OrderIndexRow>store(streams, OrderAgent.INDEX), query);
+        } catch (InvalidStateStoreException e) {
+            return Mono.just(unavailable());
+        }
+        Function<UriBuilder, URI> peerUri = b -> {
+            Map<String, Object> values = query.parameters();
+            values.remove(OrderQueries.STATUS);
+            values.remove("limit");
+            b.path(OrderQueries.ORDER_COUNTS).queryParam(OrderQueries.LOCAL, true);
+            values.keySet().forEach(name -> b.queryParam(name, "{" + name + "}"));
+            return b.build(values);
+        };
+        return Flux.fromIterable(local ? List.of() : peers(streams))
+                .flatMap(peer -> http.get().uri(peerUri.andThen(uri -> at(peer, uri)))
+                        .retrieve().bodyToMono(byte[].class).timeout(PEER_TIMEOUT)
+                        .map(body -> Json.MAPPER.readTree(body).path("counts")))
+                .collectList()
+                .map(answers -> {
+                    Map<String, Long> all = new LinkedHashMap<>(mine);
+                    answers.forEach(counts -> counts.properties().forEach(e ->
+                            all.merge(e.getKey(), e.getValue().asLong(), Long::sum)));
+                    ObjectNode body = Json.object();
+                    ObjectNode counts = body.putObject("counts");
+                    all.forEach(counts::put);
+                    body.put("total", all.values().stream().mapToLong(Long::longValue).sum());
+                    return json(HttpStatus.OK, body);
+                })
+                .onErrorResume(e -> {
+                    log.warn("Could not gather the counts from the other instances", e);
+                    return Mono.just(unavailable());
+                });
     }
+
+    /** This instance's index rows by status, every status present, with the filters of the query but its status. */
+    public static Map<String, Long> statusCounts(ReadOnlyKeyValueStore<String, OrderIndexRow> store,
+                                                 OrderQueries.ListQuery query) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (OrderStatus status : OrderStatus.values()) {
+            counts.put(status.wire(), 0L);
+        }
+        try (KeyValueIterator<String, OrderIndexRow> it = store.all()) {
+            it.forEachRemaining(kv -> {
+                OrderIndexRow row = kv.value;
+                if (OrderIndex.matches(row, query.type(), null, query.q(), query.since(), query.until())) {
+                    counts.merge(row.status().wire(), 1L, Long::sum);
+                }
+            });
+        }
+        return counts;
+    }
+
+    /**
+     * A page of the approvals inbox by status ({@code all} for every row) and assignee (case-insensitive; null or blank
+     * for anyone): soonest deadline first, then oldest; with {@code next} when more follow.
+     */
+    public Mono<ResponseEntity<byte[]>> approvals(String status, String assignee, String cursor, boolean local) {
+        String wanted = status == null || status.isBlank() ? "all" : status;
+        try {
+            if (cursor != null) {
+                Pages.position(APPROVALS_BY_DEADLINE, cursor);
+            }
+        } catch (Pages.BadCursor e) {
+            return Mono.just(json(HttpStatus.BAD_REQUEST, error(e.getMessage())));
+        }
+        return gatherPages(OrderQueries.APPROVAL_ROWS, APPROVALS_BY_DEADLINE, cursor, OrderQueries.APPROVALS_PAGE,
+                local,
+                streams -> approvalRows(this.<ApprovalRow>store(streams, OrderAgent.APPROVALS), wanted, assignee),
+                b -> {
+                    b.path(OrderQueries.APPROVALS).queryParam(OrderQueries.LOCAL, true)
+                            .queryParam(OrderQueries.STATUS, "{status}");
+                    Map<String, Object> values = new LinkedHashMap<>();
+                    values.put(OrderQueries.STATUS, wanted);
+                    if (assignee != null && !assignee.isBlank()) {
+                        b.queryParam("assignee", "{assignee}");
+                        values.put("assignee", assignee);
+                    }
+                    if (cursor != null) {
+                        b.queryParam("cursor", "{cursor}");
+                        values.put("cursor", cursor);
+                    }
+                    return b.build(values);
+                });
+    }
+
+    /** Approval rows by deadline, soonest first; a row without one (stored before deadlines were kept) last. */
+    public static final Pages.Order APPROVALS_BY_DEADLINE = new Pages.Order("deadline",
+            row -> row.hasNonNull("deadline") ? row.get("deadline").asLong() : Long.MAX_VALUE, false,
+            row -> row.path("orderId").asString("") + "|" + row.path("nodeId").asString(""));
 
     /** Every incident, newest first. */
     public Mono<ResponseEntity<byte[]>> incidents(boolean local) {
         return gather(OrderQueries.INCIDENT_ROWS, Integer.MAX_VALUE, local,
                 streams -> rows(this.<Incident>store(streams, OrderAgent.INCIDENTS), row -> true),
                 b -> b.path(OrderQueries.INCIDENTS).queryParam(OrderQueries.LOCAL, true).build());
+    }
+
+    /**
+     * One page from every instance: this one's rows and each other's page ({@code local=true}), merged by
+     * {@link Pages#page}. A peer that had more rows than it sent makes a next page.
+     */
+    private Mono<ResponseEntity<byte[]>> gatherPages(String field, Pages.Order order, String cursor, int limit,
+                                                     boolean local, Function<KafkaStreams, List<JsonNode>> localRows,
+                                                     Function<UriBuilder, URI> peerUri) {
+        KafkaStreams streams = orderStreams.streams().orElse(null);
+        if (streams == null || !streams.state().isRunningOrRebalancing()) {
+            return Mono.just(unavailable());
+        }
+        List<JsonNode> mine;
+        try {
+            mine = localRows.apply(streams);
+        } catch (InvalidStateStoreException e) {
+            log.info("Stores not queryable yet: {}", e.getMessage());
+            return Mono.just(unavailable());
+        }
+        return Flux.fromIterable(local ? List.of() : peers(streams))
+                .flatMap(peer -> http.get().uri(peerUri.andThen(uri -> at(peer, uri)))
+                        .retrieve().bodyToMono(byte[].class).timeout(PEER_TIMEOUT)
+                        .map(Json.MAPPER::readTree))
+                .collectList()
+                .map(answers -> {
+                    List<JsonNode> all = new ArrayList<>(mine);
+                    boolean more = false;
+                    for (JsonNode answer : answers) {
+                        answer.path(field).forEach(all::add);
+                        more |= answer.hasNonNull(OrderQueries.NEXT);
+                    }
+                    return json(HttpStatus.OK, Pages.page(field, all, order, cursor, limit, more));
+                })
+                .onErrorResume(e -> {
+                    log.warn("Could not gather {} from the other instances", field, e);
+                    return Mono.just(unavailable());
+                });
+    }
+
+    private List<HostInfo> peers(KafkaStreams streams) {
+        return streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
+                .filter(host -> !host.equals(orderStreams.self())).distinct().toList();
     }
 
     private Mono<ResponseEntity<byte[]>> gather(String field, int limit, boolean local,
@@ -211,8 +358,7 @@ public class OrderQueryRouter {
             log.info("Stores not queryable yet: {}", e.getMessage());
             return Mono.just(unavailable());
         }
-        List<HostInfo> peers = local ? List.of() : streams.metadataForAllStreamsClients().stream()
-                .map(StreamsMetadata::hostInfo).filter(host -> !host.equals(orderStreams.self())).distinct().toList();
+        List<HostInfo> peers = local ? List.of() : peers(streams);
         return Flux.fromIterable(peers)
                 .flatMap(peer -> http.get().uri(peerUri.andThen(uri -> at(peer, uri)))
                         .retrieve().bodyToMono(byte[].class).timeout(PEER_TIMEOUT)
@@ -232,13 +378,30 @@ public class OrderQueryRouter {
     /** This instance's part of the list: index rows passing the filters, in store order (newest first). */
     public static List<JsonNode> indexRows(ReadOnlyKeyValueStore<String, OrderIndexRow> store, String type,
                                            String status, String q) {
-        return rows(store, row -> OrderIndex.matches(row, type, status, q));
+        return indexRows(store, OrderQueries.ListQuery.of(type, status, q));
+    }
+
+    /** This instance's index rows passing the query's filters, as the list shows them (without the search text). */
+    public static List<JsonNode> indexRows(ReadOnlyKeyValueStore<String, OrderIndexRow> store,
+                                           OrderQueries.ListQuery query) {
+        List<JsonNode> rows = rows(store, row -> OrderIndex.matches(row, query.type(), query.status(), query.q(),
+                query.since(), query.until()));
+        rows.forEach(row -> ((ObjectNode) row).remove(OrderIndexRow.SEARCH));
+        return rows;
     }
 
     /** This instance's part of the approvals inbox: rows with the status; {@code all}, null or blank for every row. */
     public static List<JsonNode> approvalRows(ReadOnlyKeyValueStore<String, ApprovalRow> store, String status) {
+        return approvalRows(store, status, null);
+    }
+
+    /** Rows with the status ({@code all}, null or blank for every row) for the assignee (null or blank: anyone). */
+    public static List<JsonNode> approvalRows(ReadOnlyKeyValueStore<String, ApprovalRow> store, String status,
+                                              String assignee) {
         String wanted = status == null || status.isBlank() ? "all" : status;
-        return rows(store, row -> "all".equals(wanted) || wanted.equals(row.status()));
+        boolean anyone = assignee == null || assignee.isBlank();
+        return rows(store, row -> ("all".equals(wanted) || wanted.equals(row.status()))
+                && (anyone || assignee.trim().equalsIgnoreCase(row.assignee())));
     }
 
     /** The answer body {@code { <field>: [...] }}: every instance's rows merged newest first, at most {@code limit}. */

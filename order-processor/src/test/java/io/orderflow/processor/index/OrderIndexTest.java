@@ -93,6 +93,6 @@ class OrderIndexTest {
     private static OrderIndexRow row(String id, OrderType type, OrderStatus status, String title, String customerId,
                                      long createdAt) {
         return new OrderIndexRow(id, type, status, title, "flow", 1, id + ".1", 1, customerId, "EUR",
-                new BigDecimal("10.00"), "", createdAt, createdAt);
+                new BigDecimal("10.00"), "", createdAt, createdAt, null);
     }
 }

@@ -58,9 +58,9 @@ class ListMergeTest {
         };
         InternalQueryController controller = new InternalQueryController(router);
 
-        controller.orders(null, null, null, 1_000, false);
-        controller.orders(null, null, null, 50, true);
-        controller.orders(null, null, null, null, false);
+        controller.orders(null, null, null, null, null, null, null, 1_000, false);
+        controller.orders(null, null, null, null, null, null, null, 50, true);
+        controller.orders(null, null, null, null, null, null, null, null, false);
 
         assertThat(asked).containsExactly(200, 50, 200);
     }

@@ -2,6 +2,7 @@ package io.orderflow.processor.streams;
 
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.query.OrderQueryRouter;
+import io.orderflow.processor.query.Pages;
 import io.orderflow.schemas.commands.OrderCommand;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
@@ -83,6 +84,29 @@ class ApprovalsInboxTest {
         assertThat(pending.has("decidedAt")).isFalse();
         assertThat(pending.get("title").asString()).isEqualTo("Approve order ord_pending");
         assertThat(pending.get("assignee").asString()).isEqualTo("manager");
+    }
+
+    @Test
+    void theInboxGoesSoonestDeadlineFirstWithTheOrderTitleAndFiltersByAssignee() {
+        // given two more approvals opened now: one due in (scaled) thirty minutes, one in two
+        open("ord_later", THIRTY_DAYS);
+        open("ord_sooner", TWO_DAYS);
+
+        // when the pending inbox is read for the manager, in any case
+        KeyValueStore<String, ApprovalRow> approvals = agent.store(OrderAgent.APPROVALS);
+        JsonNode page = Pages.page("approvals", OrderQueryRouter.approvalRows(approvals, "pending", "MANAGER"),
+                OrderQueryRouter.APPROVALS_BY_DEADLINE, null, 100, false);
+
+        // then the one due soonest comes first, each with its deadline, order title and currency
+        List<JsonNode> rows = new ArrayList<>();
+        page.get("approvals").forEach(rows::add);
+        assertThat(orderIds(rows)).containsExactly("ord_sooner", "ord_pending", "ord_later");
+        assertThat(rows.getFirst().get("deadline").asLong()).isEqualTo(agent.now() - 1_000 + 2 * 60_000);
+        assertThat(rows.getFirst().get("orderTitle").asString()).isEqualTo("Storefront order · cus_42");
+        assertThat(rows.getFirst().get("currency").asString()).isEqualTo("USD");
+        assertThat(page.has("next")).isFalse();
+        // and nobody else's approvals answer for another assignee
+        assertThat(OrderQueryRouter.approvalRows(approvals, "pending", "finance")).isEmpty();
     }
 
     private void open(String orderId, long timeoutMs) {

@@ -1,10 +1,12 @@
 package io.orderflow.processor.streams;
 
 import io.orderflow.processor.query.OrderQueryRouter;
+import io.orderflow.processor.query.Pages;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.query.OrderQueries;
 import io.orderflow.schemas.reports.RunReport;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
@@ -14,6 +16,7 @@ import tools.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import static io.orderflow.processor.streams.Fixtures.ORDER;
@@ -22,6 +25,7 @@ import static io.orderflow.processor.streams.Reports.approvalWait;
 import static io.orderflow.processor.streams.Reports.eventWait;
 import static io.orderflow.processor.streams.Reports.progress;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The order index as the list endpoint reads it: this instance's rows from the index store, filtered and merged by
@@ -145,6 +149,90 @@ class OrderIndexListTest {
         assertThat(rows).hasSize(200);
         assertThat(ids(rows)).containsExactlyElementsOf(started.reversed().subList(0, 200));
         assertThat(ids(rows)).doesNotContain("ord_000", "ord_004");
+    }
+
+    @Test
+    void pastThe200NewestTheCursorPagesThroughEveryOrderAndTheCountsCoverThemAll() {
+        // given 260 orders started one millisecond apart, every tenth one cancelled
+        List<String> started = new ArrayList<>();
+        IntStream.range(0, 260).forEach(i -> {
+            String id = "ord_%03d".formatted(i);
+            agent.command(start(id));
+            if (i % 10 == 0) {
+                agent.command(new OrderCommand.CancelOrder(id, null));
+            }
+            started.add(id);
+            agent.advance(Duration.ofMillis(1));
+        });
+        List<JsonNode> all = OrderQueryRouter.indexRows(index(), OrderQueries.ListQuery.of(null, null, null));
+        // two instances, each holding every other order
+        List<JsonNode> even = new ArrayList<>();
+        List<JsonNode> odd = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            (i % 2 == 0 ? even : odd).add(all.get(i));
+        }
+
+        // when the list is read 200 rows at a time, each instance sending its own page past the cursor
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            JsonNode mine = Pages.page("orders", even, Pages.CREATED, cursor, 200, false);
+            JsonNode theirs = Pages.page("orders", odd, Pages.CREATED, cursor, 200, false);
+            List<JsonNode> gathered = new ArrayList<>();
+            mine.get("orders").forEach(gathered::add);
+            theirs.get("orders").forEach(gathered::add);
+            JsonNode page = Pages.page("orders", gathered, Pages.CREATED, cursor, 200,
+                    mine.has("next") || theirs.has("next"));
+            seen.addAll(ids(page.get("orders")));
+            cursor = page.has("next") ? page.get("next").asString() : null;
+            pages++;
+        } while (cursor != null);
+
+        // then the first page is the 200 newest, and the pages together hold every order once, newest first
+        assertThat(pages).isEqualTo(2);
+        assertThat(seen).hasSize(260).doesNotHaveDuplicates().containsExactlyElementsOf(started.reversed());
+        // and the counts are of the whole index, not of a page
+        Map<String, Long> counts = OrderQueryRouter.statusCounts(index(), OrderQueries.ListQuery.of(null, null, null));
+        assertThat(counts.get("cancelled")).isEqualTo(26);
+        assertThat(counts.get("queued")).isEqualTo(234);
+        assertThat(counts.get("completed")).isZero();
+    }
+
+    @Test
+    void theListSortsByLastChangeFiltersByCreationTimeAndFindsSkus() {
+        // given three orders a second apart; the oldest changes last
+        long first = agent.now();
+        agent.command(start("ord_old"));
+        agent.advance(Duration.ofSeconds(1));
+        agent.command(start("ord_mid"));
+        agent.advance(Duration.ofSeconds(1));
+        agent.command(start("ord_new"));
+        agent.advance(Duration.ofSeconds(1));
+        agent.command(new OrderCommand.CancelOrder("ord_old", null));
+
+        // when / then: by last change the cancelled one comes first
+        List<JsonNode> rows = OrderQueryRouter.indexRows(index(), OrderQueries.ListQuery.of(null, null, null));
+        assertThat(ids(Pages.page("orders", rows, Pages.UPDATED, null, 200, false).get("orders")))
+                .containsExactly("ord_old", "ord_new", "ord_mid");
+        // since and until bound the creation time, both ends included
+        assertThat(ids(OrderQueryRouter.indexRows(index(), new OrderQueries.ListQuery(null, null, null,
+                first + 1_000, first + 2_000, null, null, 200)))).containsExactly("ord_new", "ord_mid");
+        // q finds a line's SKU and name, and the search text is not part of the row
+        assertThat(ids(OrderQueryRouter.indexRows(index(), null, null, "sku-1"))).hasSize(3);
+        assertThat(ids(OrderQueryRouter.indexRows(index(), null, null, "widget"))).hasSize(3);
+        assertThat(ids(OrderQueryRouter.indexRows(index(), null, null, "SKU-2"))).isEmpty();
+        assertThat(rows.getFirst().has(OrderIndexRow.SEARCH)).isFalse();
+    }
+
+    @Test
+    void aCursorOfAnotherOrderOrNotWrittenHereIsRefused() {
+        JsonNode row = Json.object().put("id", "ord_1").put("createdAt", 5).put("updatedAt", 6);
+        String byUpdate = Pages.cursor(Pages.UPDATED, row);
+        assertThatThrownBy(() -> Pages.page("orders", List.of(row), Pages.CREATED, byUpdate, 10, false))
+                .isInstanceOf(Pages.BadCursor.class);
+        assertThatThrownBy(() -> Pages.position(Pages.CREATED, "not*base64"))
+                .isInstanceOf(Pages.BadCursor.class);
     }
 
     private KeyValueStore<String, OrderIndexRow> index() {

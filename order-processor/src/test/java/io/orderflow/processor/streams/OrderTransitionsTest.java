@@ -157,6 +157,32 @@ class OrderTransitionsTest {
     }
 
     @Test
+    void cancellingMarksEveryNodeThatHadNotFinishedSkippedAndALateReportDoesNotBringItBack() {
+        // given an order whose extract node succeeded and whose approval node waits
+        agent.command(start(ORDER));
+        agent.report(progress(1, 1, OrderStatus.WAITING, Map.of("extract", NodeStatus.SUCCEEDED,
+                "approve", NodeStatus.WAITING), Map.of(), null));
+        agent.report(approvalWait(Duration.ofDays(2).toMillis(), agent.now()));
+        agent.advance(Duration.ofSeconds(4));
+        long cancelledAt = agent.now();
+
+        // when it is cancelled
+        agent.command(new OrderCommand.CancelOrder(ORDER, "Duplicate"));
+
+        // then the finished node keeps its status; the waiting and pending ones will not run: skipped
+        OrderState state = agent.state(ORDER);
+        assertThat(state.nodes().get("extract").status()).isEqualTo(NodeStatus.SUCCEEDED);
+        assertThat(state.nodes().get("approve").status()).isEqualTo(NodeStatus.SKIPPED);
+        assertThat(state.nodes().get("approve").endedAt()).as("its open run ends at the cancel").isEqualTo(cancelledAt);
+        assertThat(state.nodes().get("pay").status()).isEqualTo(NodeStatus.SKIPPED);
+        assertThat(state.nodes().get("end").status()).isEqualTo(NodeStatus.SKIPPED);
+
+        // and a report the run sent before it heard of the cancel leaves them skipped
+        agent.report(progress(1, 2, OrderStatus.RUNNING, Map.of("pay", NodeStatus.RUNNING), Map.of(), null));
+        assertThat(agent.state(ORDER).nodes().get("pay").status()).isEqualTo(NodeStatus.SKIPPED);
+    }
+
+    @Test
     void cancelWithoutReasonUsesTheDefault() {
         agent.command(start(ORDER));
 

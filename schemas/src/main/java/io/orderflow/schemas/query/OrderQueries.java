@@ -1,5 +1,6 @@
 package io.orderflow.schemas.query;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,13 @@ public final class OrderQueries {
     public static final String ORDER = "/internal/orders/{id}";
     /** Index rows, newest first, filtered by {@link ListQuery}: answered as {@link OrderList}. */
     public static final String ORDERS = "/internal/orders";
-    /** The approvals inbox by status ({@code all} for every row): answered as {@link ApprovalList}. */
+    /**
+     * The approvals inbox by status ({@code all} for every row) and assignee, soonest deadline first, a page of
+     * {@link #APPROVALS_PAGE} at a time: answered as {@link ApprovalList}.
+     */
     public static final String APPROVALS = "/internal/approvals";
+    /** Orders by status, with the list's filters: {@code {counts: {status: n}, total: n}}. */
+    public static final String ORDER_COUNTS = "/internal/order-counts";
     public static final String INCIDENTS = "/internal/incidents";
     /** The field of {@link #INCIDENTS}' answer: {@code {incidents: [incidents, newest first]}}. */
     public static final String INCIDENT_ROWS = "incidents";
@@ -32,22 +38,47 @@ public final class OrderQueries {
 
     /** The spec's limit: a list answers at most 200 rows. */
     public static final int LIST_MAX = 200;
+    /** The rows of one page of the approvals inbox. */
+    public static final int APPROVALS_PAGE = 100;
+    /** The field of a paged answer holding the cursor of the next page; absent on the last page. */
+    public static final String NEXT = "next";
+    /** Sort orders of the list: by creation (the default) or by last change, newest first either way. */
+    public static final String SORT_CREATED = "created";
+    public static final String SORT_UPDATED = "updated";
 
     private OrderQueries() {
     }
 
     /**
-     * The list query: each filter is optional; {@code limit} is held to 0..{@value #LIST_MAX}.
+     * The list query: each filter is optional; {@code limit} is held to 0..{@value #LIST_MAX}. {@code since} and
+     * {@code until} bound {@code createdAt} (epoch milliseconds, inclusive); {@code sort} is {@value #SORT_CREATED}
+     * or {@value #SORT_UPDATED}; {@code cursor} is the {@value #NEXT} of the page before.
      */
-    public record ListQuery(String type, String status, String q, int limit) {
+    public record ListQuery(String type, String status, String q, Long since, Long until, String sort, String cursor,
+                            int limit) {
 
         public ListQuery {
             limit = Math.max(0, Math.min(limit, LIST_MAX));
+            sort = sort == null || sort.isBlank() ? SORT_CREATED : sort;
+        }
+
+        public ListQuery(String type, String status, String q, int limit) {
+            this(type, status, q, null, null, null, null, limit);
         }
 
         /** The whole list (up to the cap) with these filters. */
         public static ListQuery of(String type, String status, String q) {
             return new ListQuery(type, status, q, LIST_MAX);
+        }
+
+        /** Whether the rows go by last change rather than by creation. */
+        public boolean byUpdate() {
+            return SORT_UPDATED.equals(sort);
+        }
+
+        /** The same query without its limit and cursor: what the counts are taken over. */
+        public ListQuery unpaged() {
+            return new ListQuery(type, status, q, since, until, sort, null, LIST_MAX);
         }
 
         /** The query parameters, in order, the absent filters left out: name to value. */
@@ -62,25 +93,47 @@ public final class OrderQueries {
             if (q != null) {
                 parameters.put("q", q);
             }
+            if (since != null) {
+                parameters.put("since", since);
+            }
+            if (until != null) {
+                parameters.put("until", until);
+            }
+            if (!SORT_CREATED.equals(sort)) {
+                parameters.put("sort", sort);
+            }
+            if (cursor != null) {
+                parameters.put("cursor", cursor);
+            }
             parameters.put("limit", limit);
             return parameters;
         }
     }
 
-    /** The answer of {@link #ORDERS}: {@code {orders: [index rows, newest first]}}. */
-    public record OrderList(List<JsonNode> orders) {
+    /**
+     * The answer of {@link #ORDERS}: {@code {orders: [index rows, newest first]}}, with {@code next} when more rows
+     * follow.
+     */
+    public record OrderList(List<JsonNode> orders, @JsonInclude(JsonInclude.Include.NON_NULL) String next) {
 
         public OrderList {
             orders = orders == null ? List.of() : List.copyOf(orders);
         }
 
+        public OrderList(List<JsonNode> orders) {
+            this(orders, null);
+        }
+
         /** At most {@value #LIST_MAX} rows, whatever was sent. */
         public OrderList capped() {
-            return orders.size() <= LIST_MAX ? this : new OrderList(orders.subList(0, LIST_MAX));
+            return orders.size() <= LIST_MAX ? this : new OrderList(orders.subList(0, LIST_MAX), next);
         }
     }
 
-    /** The answer of {@link #APPROVALS}: {@code {approvals: [approval rows, newest first]}}. */
+    /**
+     * The answer of {@link #APPROVALS}: {@code {approvals: [approval rows, soonest deadline first]}}, with
+     * {@value #NEXT} when more rows follow.
+     */
     public record ApprovalList(List<JsonNode> approvals) {
 
         public ApprovalList {

@@ -29,7 +29,7 @@ class JsonMoneyTest {
     @Test
     void anAmountSurvivesATopicRoundTripOfARecord() {
         OrderIndexRow row = new OrderIndexRow("ord_1", OrderType.STOREFRONT_ORDER, OrderStatus.COMPLETED, "Storefront",
-                "storefront_order", 1, "ord_1.1", 1, "cus_1", "USD", new BigDecimal("165.00"), null, 1, 2);
+                "storefront_order", 1, "ord_1.1", 1, "cus_1", "USD", new BigDecimal("165.00"), null, 1, 2, null);
         JsonSerde<OrderIndexRow> serde = JsonSerde.of(OrderIndexRow.class);
 
         byte[] bytes = serde.serializer().serialize("t", row);
