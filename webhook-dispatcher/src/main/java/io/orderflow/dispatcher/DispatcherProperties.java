@@ -11,7 +11,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                          {@code multiplier} times longer (10 s, 20 s, 40 s, 80 s, 160 s by default; not scaled by
  *                          {@code TIME_SCALE})
  * @param multiplier        growth of the wait from one retry to the next
- * @param retries           retries after the first attempt; an event's own {@code retries} can only lower it
+ * @param retries           retries after the first attempt of a delivery whose event asks for none (the contract's
+ *                          outbound retries: 5)
+ * @param eventRetriesMax   the most retries an event may ask for: {@code WEBHOOK_RETRIES}, which the order agent gives
+ *                          the {@code order.cancelled} it sends; retry topics exist for the larger of the two
  * @param requestTimeout    how long a subscriber may take to answer before the attempt counts as failed
  * @param topicPartitions   partitions of the topics the dispatcher creates itself (the attempts topic and its retry
  *                          and dead-letter topics)
@@ -34,6 +37,7 @@ public record DispatcherProperties(
         @DefaultValue("10s") Duration backoffInitial,
         @DefaultValue("2") double multiplier,
         @DefaultValue("5") int retries,
+        @DefaultValue("5") int eventRetriesMax,
         @DefaultValue("10s") Duration requestTimeout,
         @DefaultValue("6") int topicPartitions,
         @DefaultValue("-1") short topicReplication,
@@ -42,6 +46,16 @@ public record DispatcherProperties(
         @DefaultValue("32") int connectionsPerHost,
         @DefaultValue("1s") Duration slowAfter,
         @DefaultValue("24h") Duration rotationGrace) {
+
+    /** How many retry topics there are: enough for a delivery's own retries and for any an event asks for. */
+    public int retryTopics() {
+        return Math.max(retries, eventRetriesMax);
+    }
+
+    /** The retries of a delivery whose event asks for {@code asked} ({@code null}: none asked). */
+    public int retriesFor(Integer asked) {
+        return asked == null ? retries : Math.max(0, Math.min(asked, retryTopics()));
+    }
 
     /** The wait before retry number {@code retry} (1-based). */
     public Duration backoffBefore(int retry) {

@@ -110,8 +110,7 @@ public class EventFanOut {
         payload.put("occurredAt", event.occurredAt());
         payload.put("orderId", event.orderId());
         payload.set("data", event.data() == null ? Json.object() : event.data());
-        int retries = event.retries() == null
-                ? properties.retries() : Math.max(0, Math.min(event.retries(), properties.retries()));
+        int retries = properties.retriesFor(event.retries());
         DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(), payload,
                 retries, clock.millis());
         // The pending record first: the same producer keeps the order, so no later status can precede it.

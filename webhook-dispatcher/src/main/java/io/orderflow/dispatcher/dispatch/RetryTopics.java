@@ -71,10 +71,10 @@ public class RetryTopics extends RetryTopicConfigurationSupport {
     private static RetryTopicConfiguration retries(String topic, KafkaTemplate<String, String> kafka,
                                                    DispatcherProperties properties) {
         long initial = properties.backoffInitial().toMillis();
-        long longest = properties.backoffBefore(Math.max(1, properties.retries())).toMillis();
+        long longest = properties.backoffBefore(Math.max(1, properties.retryTopics())).toMillis();
         return RetryTopicConfigurationBuilder.newInstance()
                 .includeTopic(topic)
-                .maxAttempts(properties.retries() + 1)
+                .maxAttempts(properties.retryTopics() + 1)
                 .exponentialBackoff(initial, properties.multiplier(), Math.max(longest, initial + 1))
                 .suffixTopicsWithIndexValues()
                 .autoCreateTopicsWith(properties.topicPartitions(), properties.topicReplication())
