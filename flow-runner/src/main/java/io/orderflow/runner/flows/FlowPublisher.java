@@ -24,8 +24,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * <p>Publication is a compare-and-set with one writer at a time: every publisher (a runner seeding at start, the
  * publish command) writes in a Kafka transaction under the same transactional id. Starting a transaction fences any
  * other publisher and aborts its open transaction, and the flows are read only after that, so two publishers racing
- * cannot both write "latest + 1": the one fenced gets {@link ProducerFencedException} on commit, reads again and
- * tries again with the next version.
+ * cannot both write "latest + 1": the one fenced fails on its send or commit, reads again and tries again with the
+ * next version.
  */
 public final class FlowPublisher {
 
@@ -139,15 +139,18 @@ public final class FlowPublisher {
                 }
                 producer.commitTransaction();
                 return records;
-            } catch (ProducerFencedException | InvalidProducerEpochException e) {
-                if (attempt >= ATTEMPTS) {
-                    throw new IllegalStateException("Could not publish flows: other publishers kept writing", e);
-                }
-                log.info("Another flow publisher wrote first; reading the flows again (attempt {} of {})", attempt,
-                        ATTEMPTS);
-                pause(attempt);
-            } catch (KafkaException e) {
+            } catch (AuthenticationException | AuthorizationException e) {
                 throw new IllegalStateException("Could not publish flows: " + e.getMessage(), e);
+            } catch (KafkaException e) {
+                // Fenced by another publisher: depending on when the fence landed, the send or the commit fails as
+                // fenced (ProducerFencedException, InvalidProducerEpochException) or with its transaction aborted
+                // under it (InvalidTxnStateException, TransactionAbortedException). Each means: read again.
+                if (attempt >= ATTEMPTS) {
+                    throw new IllegalStateException("Could not publish flows: " + e.getMessage(), e);
+                }
+                log.info("Another flow publisher wrote first ({}); reading the flows again (attempt {} of {})",
+                        e.getClass().getSimpleName(), attempt, ATTEMPTS);
+                pause(attempt);
             }
         }
     }

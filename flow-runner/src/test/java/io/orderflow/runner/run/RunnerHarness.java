@@ -1,5 +1,6 @@
 package io.orderflow.runner.run;
 
+import io.orderflow.kafka.testing.ManualClock;
 import io.orderflow.runner.connectors.Connectors;
 import io.orderflow.runner.flows.FlowFiles;
 import io.orderflow.runner.money.Money;
@@ -11,10 +12,8 @@ import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.reports.RunReport;
 import io.orderflow.schemas.tasks.NodeTask;
 import io.orderflow.schemas.topics.Topics;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -30,7 +29,7 @@ final class RunnerHarness implements AutoCloseable {
 
     static final Instant START = Instant.parse("2026-01-05T09:00:00Z");
 
-    final MutableClock clock = new MutableClock(START);
+    final ManualClock clock = new ManualClock(START);
     /** The engine behind the topology, to replay a step on a stored instance as a restarted runner would. */
     final RunEngine engine;
     private final NodeBudget budget;
@@ -154,32 +153,5 @@ final class RunnerHarness implements AutoCloseable {
     public void close() {
         driver.close();
         budget.close();
-    }
-
-    static final class MutableClock extends Clock {
-        private Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
-import io.orderflow.gateway.testing.ManualClock;
+import io.orderflow.kafka.testing.ManualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package io.orderflow.gateway.testing;
 
+import io.orderflow.kafka.testing.ManualClock;
 import io.orderflow.gateway.GatewayApplication;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.json.Json;

@@ -1,5 +1,6 @@
 package io.orderflow.processor.streams;
 
+import io.orderflow.kafka.testing.ManualClock;
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.order.AgentSettings;
 import io.orderflow.processor.order.OrderState;
@@ -37,7 +38,7 @@ final class AgentDriver implements AutoCloseable {
 
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
-    final MutableClock clock = new MutableClock(START);
+    final ManualClock clock = new ManualClock(START);
     /** The orders the agent's one task wrote last, as reads see them. */
     final LiveOrders live = new LiveOrders(128);
     private final TopologyTestDriver driver;

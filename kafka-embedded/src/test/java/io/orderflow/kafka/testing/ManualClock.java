@@ -1,4 +1,4 @@
-package io.orderflow.gateway.testing;
+package io.orderflow.kafka.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,10 +7,18 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** TEST ONLY. A clock that stands still until a test moves it. */
+/** TEST ONLY. A clock that stands still until a test moves it; safe to read from the threads a test starts. */
 public final class ManualClock extends Clock {
 
-    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.now());
+    private final AtomicReference<Instant> now;
+
+    public ManualClock() {
+        this(Instant.now());
+    }
+
+    public ManualClock(Instant start) {
+        this.now = new AtomicReference<>(start);
+    }
 
     public void advance(Duration by) {
         now.updateAndGet(instant -> instant.plus(by));
@@ -28,6 +36,6 @@ public final class ManualClock extends Clock {
 
     @Override
     public Clock withZone(ZoneId zone) {
-        throw new UnsupportedOperationException();
+        return this;
     }
 }
