@@ -50,7 +50,8 @@ public class RunnerStreams implements SmartLifecycle {
         String applicationId = s == null || s.applicationId() == null ? "orderflow-flow-runner" : s.applicationId();
         String stateDir = s == null || s.stateDir() == null
                 ? Path.of(properties.dataDir(), "flow-runner", "streams").toString() : s.stateDir();
-        return StreamsApp.properties(applicationId, properties.kafka(), stateDir, s == null ? 20 : s.commitIntervalMs());
+        long commitIntervalMs = s == null ? 20 : s.commitIntervalMs();
+        return StreamsApp.properties(applicationId, properties.kafka(), stateDir, commitIntervalMs);
     }
 
     @Override

@@ -10,7 +10,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code extract_order}: turns {@code documentText} (an email or purchase order) into order lines with a
  * deterministic parser ({@link OrderLineScanner}, linear in the text's length), one line item per text line such as
- * {@code 3 x WIDGET-1 Blue widget @ 12.50} ({@code x} or {@code ×}; name and {@code @ price} optional). Lines the order already has are kept.
+ * {@code 3 x WIDGET-1 Blue widget @ 12.50} ({@code x} or {@code ×}; name and {@code @ price} optional). Lines the
+ * order already has are kept.
  * Branches: {@code ok}, {@code empty} (no lines at all). The model-backed parser ({@code AI_MODE=live}) is not built.
  */
 public final class ExtractOrderNode implements Node {

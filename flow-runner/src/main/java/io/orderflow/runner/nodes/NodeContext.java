@@ -104,8 +104,8 @@ public final class NodeContext {
     }
 
     public ConnectorCall call() {
-        return new ConnectorCall(instance.orderId(), instance.generation(), nodeId(), instance.runsOf(nodeId()), attempt,
-                simulate());
+        return new ConnectorCall(instance.orderId(), instance.generation(), nodeId(), instance.runsOf(nodeId()),
+                attempt, simulate());
     }
 
     public Connectors connectors() {
