@@ -51,6 +51,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -308,6 +309,36 @@ public class OrderQueryRouter {
     private Mono<ResponseEntity<byte[]>> gatherPages(String field, Pages.Order order, String cursor, int limit,
                                                      boolean local, Function<KafkaStreams, List<JsonNode>> localRows,
                                                      Function<UriBuilder, URI> peerUri) {
+        return gatherAnswers(field, local, localRows, peerUri, (mine, answers) -> {
+            List<JsonNode> all = new ArrayList<>(mine);
+            boolean more = false;
+            for (JsonNode answer : answers) {
+                answer.path(field).forEach(all::add);
+                more |= answer.hasNonNull(OrderQueries.NEXT);
+            }
+            return Pages.page(field, all, order, cursor, limit, more);
+        });
+    }
+
+    /** Every instance's rows of {@code field}: this one's and each other's ({@code local=true}), newest first. */
+    private Mono<ResponseEntity<byte[]>> gather(String field, int limit, boolean local,
+                                                Function<KafkaStreams, List<JsonNode>> localRows,
+                                                Function<UriBuilder, URI> peerUri) {
+        return gatherAnswers(field, local, localRows, peerUri, (mine, answers) -> {
+            List<JsonNode> all = new ArrayList<>(mine);
+            answers.forEach(answer -> answer.path(field).forEach(all::add));
+            return merged(field, all, limit);
+        });
+    }
+
+    /**
+     * This instance's rows and the other instances' answers to the same query, merged into the body by {@code merge};
+     * 503 while the stores cannot be queried or an instance does not answer.
+     */
+    private Mono<ResponseEntity<byte[]>> gatherAnswers(String field, boolean local,
+                                                       Function<KafkaStreams, List<JsonNode>> localRows,
+                                                       Function<UriBuilder, URI> peerUri,
+                                                       BiFunction<List<JsonNode>, List<JsonNode>, JsonNode> merge) {
         KafkaStreams streams = orderStreams.streams().orElse(null);
         if (streams == null || !streams.state().isRunningOrRebalancing()) {
             return Mono.just(unavailable());
@@ -324,15 +355,7 @@ public class OrderQueryRouter {
                         .retrieve().bodyToMono(byte[].class).timeout(PEER_TIMEOUT)
                         .map(Json.MAPPER::readTree))
                 .collectList()
-                .map(answers -> {
-                    List<JsonNode> all = new ArrayList<>(mine);
-                    boolean more = false;
-                    for (JsonNode answer : answers) {
-                        answer.path(field).forEach(all::add);
-                        more |= answer.hasNonNull(OrderQueries.NEXT);
-                    }
-                    return json(HttpStatus.OK, Pages.page(field, all, order, cursor, limit, more));
-                })
+                .map(answers -> json(HttpStatus.OK, merge.apply(mine, answers)))
                 .onErrorResume(e -> {
                     log.warn("Could not gather {} from the other instances", field, e);
                     return Mono.just(unavailable());
@@ -342,37 +365,6 @@ public class OrderQueryRouter {
     private List<HostInfo> peers(KafkaStreams streams) {
         return streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
                 .filter(host -> !host.equals(orderStreams.self())).distinct().toList();
-    }
-
-    private Mono<ResponseEntity<byte[]>> gather(String field, int limit, boolean local,
-                                                Function<KafkaStreams, List<JsonNode>> localRows,
-                                                Function<UriBuilder, URI> peerUri) {
-        KafkaStreams streams = orderStreams.streams().orElse(null);
-        if (streams == null || !streams.state().isRunningOrRebalancing()) {
-            return Mono.just(unavailable());
-        }
-        List<JsonNode> mine;
-        try {
-            mine = localRows.apply(streams);
-        } catch (InvalidStateStoreException e) {
-            log.info("Stores not queryable yet: {}", e.getMessage());
-            return Mono.just(unavailable());
-        }
-        List<HostInfo> peers = local ? List.of() : peers(streams);
-        return Flux.fromIterable(peers)
-                .flatMap(peer -> http.get().uri(peerUri.andThen(uri -> at(peer, uri)))
-                        .retrieve().bodyToMono(byte[].class).timeout(PEER_TIMEOUT)
-                        .map(body -> Json.MAPPER.readTree(body).path(field)))
-                .collectList()
-                .map(answers -> {
-                    List<JsonNode> all = new ArrayList<>(mine);
-                    answers.forEach(rows -> rows.forEach(all::add));
-                    return json(HttpStatus.OK, merged(field, all, limit));
-                })
-                .onErrorResume(e -> {
-                    log.warn("Could not gather {} from the other instances", field, e);
-                    return Mono.just(unavailable());
-                });
     }
 
     /** This instance's part of the list: index rows passing the filters, in store order (newest first). */
