@@ -3,6 +3,7 @@ package io.orderflow.standalone;
 import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.gateway.GatewayApplication;
 import io.orderflow.gateway.intake.SmtpListener;
+import io.orderflow.gateway.system.SystemScrape;
 import io.orderflow.kafka.EmbeddedKafkaBroker;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicProvisioner;
@@ -217,7 +218,8 @@ public final class StandaloneSystem implements AutoCloseable {
      * What makes the gateway's actuator the whole system's: {@code /actuator/prometheus} scrapes the four services'
      * registries as one ({@link SystemMetrics}; each meter carries its service's {@code service} tag), and readiness
      * includes the {@code services} check, the readiness of each service behind the gateway ({@link SystemReadiness}).
-     * Spring Boot's own scrape endpoint backs off when a context has one already.
+     * Spring Boot's own scrape endpoint backs off when a context has one already. The gateway's
+     * {@code GET /api/v1/system} reads the same scrape ({@link SystemScrape}).
      */
     private ApplicationContextInitializer<ConfigurableApplicationContext> wholeSystemObservability() {
         Map<String, ApplicationContext> backEnd = new LinkedHashMap<>();
@@ -232,8 +234,10 @@ public final class StandaloneSystem implements AutoCloseable {
             }
             List<Supplier<PrometheusRegistry>> all = new ArrayList<>(registries);
             all.addFirst(() -> context.isActive() ? context.getBean(PrometheusRegistry.class) : null);
+            PrometheusRegistry system = SystemMetrics.registry(all);
             generic.registerBean("prometheusEndpoint", PrometheusScrapeEndpoint.class,
-                    () -> new PrometheusScrapeEndpoint(SystemMetrics.registry(all), new Properties()));
+                    () -> new PrometheusScrapeEndpoint(system, new Properties()));
+            generic.registerBean("systemScrape", SystemScrape.class, () -> system::scrape);
             generic.registerBean("servicesHealthContributor", CompositeHealthContributor.class,
                     () -> SystemReadiness.of(backEnd));
         };

@@ -60,6 +60,7 @@ public final class RouteRules {
             rule("POST", "/api/v1/orders/{id}/cancel", Need.OPERATOR),
             rule("GET", "/api/v1/approvals", Need.VIEWER),
             rule("GET", "/api/v1/incidents", Need.OPERATOR),
+            rule("GET", "/api/v1/system", Need.OPERATOR),
             rule("GET", "/api/v1/webhook-subscriptions", Need.VIEWER),
             rule("POST", "/api/v1/webhook-subscriptions", Need.OPERATOR),
             rule("DELETE", "/api/v1/webhook-subscriptions/{id}", Need.OPERATOR),

@@ -87,6 +87,7 @@ public class OpsChat implements DisposableBean {
     private final ChatTools tools;
     private final Optional<ChatModel> model;
     private final Scheduler scheduler = Schedulers.boundedElastic();
+    private ChatMeters meters = ChatMeters.NONE;
 
     @Autowired
     public OpsChat(CommandBus commands, ProcessorClient processor, ChatProperties settings) {
@@ -98,6 +99,11 @@ public class OpsChat implements DisposableBean {
         this.processor = processor;
         this.model = model;
         this.tools = new ChatTools(commands, OpsChat::newId);
+    }
+
+    @Autowired(required = false)
+    void meters(ChatMeters meters) {
+        this.meters = meters;
     }
 
     /** The live model, or none: {@code mock} mode, or live without a key (said once, here, at start). */
@@ -150,10 +156,12 @@ public class OpsChat implements DisposableBean {
                     // HTTP error, timeout, unreachable, malformed answer: the heuristic answers this message
                     log.warn("Ops chat on {}: the model failed ({}: {}); the keyword heuristic answers",
                             orderId, e.getClass().getSimpleName(), e.getMessage());
+                    meters.failed();
                     heuristic = true;
                 }
             }
             boolean fromModel = answer != null;
+            meters.answered(fromModel);
             if (answer == null) {
                 answer = Heuristic.next(message, state, called);
             }

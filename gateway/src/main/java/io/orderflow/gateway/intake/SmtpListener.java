@@ -13,6 +13,7 @@ import org.subethamail.smtp.MessageContext;
 import org.subethamail.smtp.MessageHandler;
 import org.subethamail.smtp.RejectException;
 import org.subethamail.smtp.server.SMTPServer;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -44,11 +45,17 @@ public class SmtpListener implements SmartLifecycle {
     private final MailIntake intake;
     private final TrustedRelays trustedRelays;
     private volatile SMTPServer server;
+    private MailMeters meters = MailMeters.NONE;
 
     public SmtpListener(IntakeProperties settings, MailIntake intake) {
         this.settings = settings;
         this.intake = intake;
         this.trustedRelays = TrustedRelays.parse(settings.trustedRelays());
+    }
+
+    @Autowired(required = false)
+    void meters(MailMeters meters) {
+        this.meters = meters;
     }
 
     /** The port the listener accepts mail on, once started. */
@@ -143,6 +150,7 @@ public class SmtpListener implements SmartLifecycle {
                 recipient = mailbox;
             } else if (!recipient.equals(mailbox)) {
                 // One order per mail: the relay delivers to the other mailbox in a transaction of its own.
+                meters.refused(452, "4.5.3");
                 throw new RejectException(452, "4.5.3 One intake mailbox per mail; " + recipient
                         + " takes this one, send to " + mailbox + " separately");
             }
@@ -157,6 +165,7 @@ public class SmtpListener implements SmartLifecycle {
                 }
                 MailIntake.Accepted accepted = intake.accept(recipient, raw, !envelopeSender.isEmpty(),
                         fromTrustedRelay);
+                meters.accepted(accepted.replayed());
                 return accepted.replayed()
                         ? "2.0.0 Already received as order " + accepted.orderId() + "; nothing new was started"
                         : "2.0.0 Accepted: order " + accepted.orderId();
@@ -172,7 +181,8 @@ public class SmtpListener implements SmartLifecycle {
         public void done() {
         }
 
-        private static RejectException reject(IntakeRefusal refusal) {
+        private RejectException reject(IntakeRefusal refusal) {
+            meters.refused(refusal.code(), refusal.getMessage());
             return new RejectException(refusal.code(), refusal.getMessage());
         }
     }

@@ -163,6 +163,9 @@ class AuthMatrixTest {
         if (path.equals("/api/v1/incidents")) {
             return Need.OPERATOR; // beyond the contract: incidents carry internal error texts, for operators only
         }
+        if (path.equals("/api/v1/system")) {
+            return Need.OPERATOR; // beyond the contract: the services' readiness parts and the consumer groups
+        }
         if (rule.method().name().equals("GET")) {
             return Need.VIEWER;
         }
@@ -207,6 +210,7 @@ class AuthMatrixTest {
             case "GET /api/v1/approvals" -> new Probe("/api/v1/approvals?status=pending", "", 200);
             case "GET /api/v1/orders/{id}" -> new Probe(order, "", 200);
             case "GET /api/v1/incidents" -> new Probe("/api/v1/incidents", "", 200);
+            case "GET /api/v1/system" -> new Probe("/api/v1/system", "", 200);
             case "POST /api/v1/orders/{id}/events" -> new Probe(order + "/events", "{\"event\": \"x.happened\"}", 200);
             case "POST /api/v1/orders/{id}/approvals/{nodeId}" ->
                     new Probe(order + "/approvals/approval", "{\"decision\": \"approved\"}", 409);

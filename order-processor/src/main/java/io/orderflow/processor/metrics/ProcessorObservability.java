@@ -36,6 +36,11 @@ class ProcessorObservability {
     }
 
     @Bean
+    InFlightMeters inFlightMeters(OrderStreams streams, MeterRegistry registry) {
+        return new InFlightMeters(streams::streams, registry);
+    }
+
+    @Bean
     OrderMeters orderMeters(MeterRegistry registry) {
         return new OrderMeters(registry);
     }

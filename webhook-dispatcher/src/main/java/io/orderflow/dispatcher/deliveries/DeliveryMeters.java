@@ -2,27 +2,37 @@ package io.orderflow.dispatcher.deliveries;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Webhook deliveries by outcome, counted as their records are written ({@code DeliveryStore.record}, the one place
  * every status change goes through). Meter {@code orderflow.webhook.deliveries{outcome}}: {@code created} (a new
  * delivery, nothing tried yet), {@code retrying} (an attempt failed and another follows), {@code delivered} (the
  * subscriber answered 2xx) and {@code failed} (no attempt left).
+ *
+ * <p>Meter {@code orderflow.webhook.delivery.lag}, a histogram: from the order event's time (the payload's
+ * {@code occurredAt}, when the processor decided it) to the subscriber's 2xx answer, retries included. It is what a
+ * subscriber waits for an event; a growing one means slow subscribers or a dispatcher behind its topic.
  */
 public final class DeliveryMeters {
 
     static final String DELIVERIES = "orderflow.webhook.deliveries";
+    static final String LAG = "orderflow.webhook.delivery.lag";
 
     private final Counter created;
     private final Counter retrying;
     private final Counter delivered;
     private final Counter failed;
+    private final Timer lag;
 
     public DeliveryMeters(MeterRegistry registry) {
         created = counter(registry, "created");
         retrying = counter(registry, "retrying");
         delivered = counter(registry, "delivered");
         failed = counter(registry, "failed");
+        lag = Timer.builder(LAG).description("Time from an order event to its delivery's 2xx answer")
+                .publishPercentileHistogram().register(registry);
     }
 
     private static Counter counter(MeterRegistry registry, String outcome) {
@@ -34,7 +44,13 @@ public final class DeliveryMeters {
     public void recorded(Delivery delivery) {
         switch (delivery.status()) {
             case PENDING -> (delivery.attempts() == 0 ? created : retrying).increment();
-            case DELIVERED -> delivered.increment();
+            case DELIVERED -> {
+                delivered.increment();
+                long occurredAt = delivery.payload() == null ? 0 : delivery.payload().path("occurredAt").asLong(0);
+                long at = delivery.deliveredAt() == null ? System.currentTimeMillis() : delivery.deliveredAt();
+                lag.record(Math.max(0, at - (occurredAt > 0 ? occurredAt : delivery.createdAt())),
+                        TimeUnit.MILLISECONDS);
+            }
             case FAILED -> failed.increment();
         }
     }

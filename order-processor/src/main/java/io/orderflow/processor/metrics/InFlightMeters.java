@@ -1,0 +1,81 @@
+package io.orderflow.processor.metrics;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.orderflow.processor.streams.OrderAgent;
+import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.schemas.model.OrderStatus;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+
+/**
+ * Orders in flight on this instance by status: meter {@code orderflow.orders.in_flight{status}}, one gauge for each
+ * status that is not terminal ({@code queued}, {@code running}, {@code waiting}). The figures are counted over the
+ * order index of this instance's active tasks, so the instances of a deployment add up to the whole (sum by status).
+ * One count serves every gauge and every scraper for {@link #REUSE}: at most one walk of the index per
+ * {@code REUSE}, however often the meters are read, and none while nobody scrapes. While the Streams application is
+ * not running (a rebalance, a restore) the last figures stay.
+ */
+public final class InFlightMeters {
+
+    static final String IN_FLIGHT = "orderflow.orders.in_flight";
+    static final Duration REUSE = Duration.ofSeconds(5);
+
+    private final Supplier<Optional<KafkaStreams>> streams;
+    private final LongSupplier nanos;
+    private final Map<OrderStatus, Long> counts = new EnumMap<>(OrderStatus.class);
+    private long countedAt;
+    private boolean counted;
+
+    public InFlightMeters(Supplier<Optional<KafkaStreams>> streams, MeterRegistry registry) {
+        this(streams, registry, System::nanoTime);
+    }
+
+    InFlightMeters(Supplier<Optional<KafkaStreams>> streams, MeterRegistry registry, LongSupplier nanos) {
+        this.streams = streams;
+        this.nanos = nanos;
+        for (OrderStatus status : OrderStatus.values()) {
+            if (!status.terminal()) {
+                counts.put(status, 0L);
+                Gauge.builder(IN_FLIGHT, this, meters -> meters.count(status))
+                        .description("Orders not yet at an end status, by status, on this instance")
+                        .tag("status", status.wire()).register(registry);
+            }
+        }
+    }
+
+    synchronized long count(OrderStatus status) {
+        long now = nanos.getAsLong();
+        if (!counted || now - countedAt >= REUSE.toNanos()) {
+            recount();
+            countedAt = now;
+            counted = true;
+        }
+        return counts.getOrDefault(status, 0L);
+    }
+
+    private void recount() {
+        KafkaStreams current = streams.get().orElse(null);
+        if (current == null || current.state() != KafkaStreams.State.RUNNING) {
+            return;
+        }
+        Map<OrderStatus, Long> fresh = new EnumMap<>(OrderStatus.class);
+        counts.keySet().forEach(status -> fresh.put(status, 0L));
+        try (KeyValueIterator<String, OrderIndexRow> rows = current.store(StoreQueryParameters.fromNameAndType(
+                OrderAgent.INDEX, QueryableStoreTypes.<String, OrderIndexRow>keyValueStore())).all()) {
+            rows.forEachRemaining(row -> fresh.computeIfPresent(row.value.status(), (status, n) -> n + 1));
+        } catch (InvalidStateStoreException e) {
+            return; // a rebalance began: keep the last figures
+        }
+        counts.putAll(fresh);
+    }
+}
