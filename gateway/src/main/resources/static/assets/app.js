@@ -2,10 +2,11 @@
 import { h, mount, api, session, errorBox, field, can } from './lib.js';
 import { ordersPage, approvalsPage, backOfficePage, webhooksPage, teamPage, flowsPage } from './pages.js';
 import { orderPage } from './order.js';
+import { systemPage } from './system.js';
 
 const NAV = [
   ['/orders', 'Orders'], ['/approvals', 'Approvals'], ['/back-office', 'Back office'],
-  ['/webhooks', 'Webhooks'], ['/team', 'Team'], ['/flows', 'Flows'],
+  ['/webhooks', 'Webhooks'], ['/team', 'Team'], ['/flows', 'Flows'], ['/system', 'System', 'operator'],
 ];
 
 const ROUTES = [
@@ -16,6 +17,7 @@ const ROUTES = [
   [/^\/webhooks$/, () => webhooksPage],
   [/^\/team$/, () => teamPage],
   [/^\/flows$/, () => flowsPage],
+  [/^\/system$/, () => systemPage],
 ];
 
 const main = document.getElementById('main');
@@ -76,7 +78,7 @@ function shell() {
   }
   nav.hidden = false;
   const current = location.pathname === '/' ? '/orders' : location.pathname;
-  mount(nav, h('ul', {}, NAV.map(([href, label]) => h('li', {},
+  mount(nav, h('ul', {}, NAV.filter(([, , role]) => !role || can(role)).map(([href, label]) => h('li', {},
     h('a', { href, 'aria-current': current === href || (href === '/orders' && current.startsWith('/orders/')) ? 'page' : null }, label)))));
   const me = session.me;
   const name = me.kind === 'person' ? (me.name || me.email) : me.kind === 'token' ? me.identity

@@ -55,7 +55,7 @@ class AuthMatrixTest {
 
     /** The dashboard's scripts and pages, written here independently of the rule table: public, like health. */
     private static final List<String> DASHBOARD = List.of("/assets/**", "/", "/sign-in", "/orders", "/orders/{id}",
-            "/approvals", "/back-office", "/webhooks", "/team", "/flows");
+            "/approvals", "/back-office", "/webhooks", "/team", "/flows", "/system");
     private static final List<String> UNDOCUMENTED = java.util.stream.Stream.concat(
             java.util.stream.Stream.of("/api/v1/openapi.json", "/api/v1/orders/{id}/socket"), DASHBOARD.stream())
             .toList();
@@ -199,7 +199,7 @@ class AuthMatrixTest {
             case "GET /assets/**" -> new Probe("/assets/app.js", "", 200);
             case "GET /orders/{id}" -> new Probe("/orders/" + ORDER, "", 200);
             case "GET /", "GET /sign-in", "GET /orders", "GET /approvals", "GET /back-office", "GET /webhooks",
-                 "GET /team", "GET /flows" -> new Probe(rule.path(), "", 200);
+                 "GET /team", "GET /flows", "GET /system" -> new Probe(rule.path(), "", 200);
             case "GET /api/v1/openapi.json" -> new Probe("/api/v1/openapi.json", "", 200);
             case "GET /api/v1/flows" -> new Probe("/api/v1/flows", "", 200);
             case "POST /api/v1/orders" -> new Probe("/api/v1/orders", """
