@@ -44,7 +44,7 @@ class StandaloneMonitoringTest {
     /** Names in a PromQL expression that are not metrics: functions, aggregations, keywords, Prometheus's own. */
     private static final Set<String> NOT_METRICS = Set.of("sum", "max", "min", "avg", "rate", "increase", "by",
             "without", "and", "or", "unless", "histogram_quantile", "up", "le", "flow", "topic", "status", "source",
-            "outcome", "type", "result", "service", "job", "instance");
+            "outcome", "type", "result", "service", "job", "instance", "group", "code", "reason", "delta");
     private static final Pattern NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
 
     @Test
@@ -57,7 +57,9 @@ class StandaloneMonitoringTest {
             queried.addAll(metricNames(expr));
         }
         assertThat(queried).contains("orderflow_orders_started_total", "orderflow_incidents_total",
-                "orderflow_orders_duration_seconds_bucket", "kafka_consumer_fetch_manager_records_lag_max");
+                "orderflow_orders_duration_seconds_bucket", "orderflow_orders_in_flight", "orderflow_consumer_lag",
+                "orderflow_webhook_delivery_lag_seconds_bucket", "orderflow_mail_intake_total",
+                "orderflow_chat_turns_total");
 
         // a whole system's scrape is over a megabyte, past the test client's buffer: read it with the JDK's client
         HttpRequest scrapeRequest = HttpRequest.newBuilder(
