@@ -5,11 +5,13 @@ import { h, mount, api, can, errorBox, table, time } from './lib.js';
 const REFRESH_MS = 5000;
 
 function readiness(status) {
-  return h('span', { class: `badge ${status === 'UP' ? 'succeeded' : 'failed'}` }, status === 'UP' ? 'ready' : 'not ready');
+  const up = status === 'UP';
+  return h('span', { class: `badge ${up ? 'succeeded' : 'failed'}` }, up ? 'ready' : 'not ready');
 }
 
 function rate(value) {
-  return value === null || value === undefined ? '…' : `${Number(value).toLocaleString(undefined, { maximumFractionDigits: 2 })}/s`;
+  if (value === null || value === undefined) return '…';
+  return `${Number(value).toLocaleString(undefined, { maximumFractionDigits: 2 })}/s`;
 }
 
 function figures(id, entries, empty) {
@@ -60,8 +62,8 @@ export function systemPage(main) {
     return null;
   }
   const view = h('div', { id: 'system', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Loading…'));
-  main.append(h('p', { class: 'muted' }, 'Readiness and figures from the services\u2019 meters; rates over the last minute.'),
-    view);
+  main.append(h('p', { class: 'muted' },
+    'Readiness and figures from the services\u2019 meters; rates over the last minute.'), view);
   let seq = 0;
   async function load() {
     const mine = ++seq;
