@@ -61,7 +61,8 @@ export function systemPage(main) {
     main.append(h('p', { class: 'empty panel' }, 'The System page needs the operator role.'));
     return null;
   }
-  const view = h('div', { id: 'system', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Loading…'));
+  // no aria-live: the whole view is redrawn every 5 seconds, which a screen reader would read out each time
+  const view = h('div', { id: 'system' }, h('p', { class: 'muted' }, 'Loading…'));
   main.append(h('p', { class: 'muted' },
     'Readiness and figures from the services\u2019 meters; rates over the last minute.'), view);
   let seq = 0;

@@ -36,8 +36,9 @@ import reactor.core.scheduler.Schedulers;
  * orders started and ended with their rates, orders in flight by status, consumer lag by group and topic, incidents
  * by source and webhook deliveries by outcome.
  *
- * <p>The rates are over the time since the oldest of the answers of the last {@link #WINDOW_NANOS} (at least a
- * second): a page that polls every few seconds sees the rate of the last minute; the first answer has none.
+ * <p>The rates are over the time since the oldest of the answers of the last minute ({@link #WINDOW_NANOS}), once
+ * that is a second or more: a page that polls every few seconds sees the rate of the last minute; the first answer,
+ * and the first after a minute without calls, has none.
  */
 @RestController
 class SystemController {
@@ -104,7 +105,7 @@ class SystemController {
 
     /** Keeps {@code now} and answers the oldest sample of the window, or null when there is none before it. */
     private synchronized Sample sample(Sample now) {
-        while (samples.size() > 1 && now.at() - samples.peekFirst().at() > WINDOW_NANOS) {
+        while (!samples.isEmpty() && now.at() - samples.peekFirst().at() > WINDOW_NANOS) {
             samples.pollFirst();
         }
         Sample oldest = samples.peekFirst();
