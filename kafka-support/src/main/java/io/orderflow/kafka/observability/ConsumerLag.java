@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -95,7 +96,7 @@ public final class ConsumerLag implements InitializingBean, DisposableBean {
         for (GroupListing group : admin.listGroups().all().get(timeout, TimeUnit.MILLISECONDS)) {
             Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group.groupId())
                     .partitionsToOffsetAndMetadata().get(timeout, TimeUnit.MILLISECONDS);
-            offsets.values().removeIf(java.util.Objects::isNull);
+            offsets.values().removeIf(Objects::isNull);
             if (!offsets.isEmpty()) {
                 committed.put(group.groupId(), offsets);
             }
