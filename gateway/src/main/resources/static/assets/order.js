@@ -82,7 +82,7 @@ export function orderPage(main, orderId) {
   const summary = h('section', { class: 'panel', 'aria-labelledby': 'summary-h' });
   const graph = h('section', { class: 'panel', 'aria-labelledby': 'graph-h' });
   const details = h('section', { class: 'panel', id: 'node-details', 'aria-live': 'polite', 'aria-labelledby': 'details-h' });
-  const waits = h('section', { class: 'panel', id: 'waits', 'aria-labelledby': 'waits-h' });
+  const waits = h('section', { class: 'panel', id: 'waits', 'aria-labelledby': 'waits-h', tabindex: -1 });
   const actions = h('section', { class: 'panel', id: 'order-actions', 'aria-labelledby': 'actions-h' });
   const timeline = h('section', { class: 'panel', 'aria-labelledby': 'timeline-h' });
   const chat = h('section', { class: 'panel', id: 'chat', 'aria-labelledby': 'chat-h' });
@@ -91,7 +91,8 @@ export function orderPage(main, orderId) {
   const chatLog = h('ol', { class: 'chat-log', id: 'chat-log', 'aria-label': 'Ops chat messages' });
   const cancelReason = h('input', { id: 'cancel-reason', type: 'text', placeholder: 'Cancelled by operator' });
 
-  mount(main, h('p', {}, h('a', { href: '/orders' }, '← Orders')), header,
+  mount(main, h('a', { class: 'skip-inline', id: 'skip-to-actions', href: '#waits' }, 'Skip to the order\'s actions'),
+    h('p', {}, h('a', { href: '/orders' }, '← Orders')), header,
     h('div', { class: 'grid2' },
       h('div', {}, graph, details, timeline),
       h('div', {}, results, summary, waits, actions, chat)));
