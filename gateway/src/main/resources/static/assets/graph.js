@@ -119,7 +119,9 @@ export function drawGraph(state, selected, onSelect) {
     const g = h('svg:g', {
       class: `node ${status}${outcome ? ` outcome-${outcome}` : ''}${selected === node.id ? ' selected' : ''}`,
       tabindex: 0, role: 'button', 'data-node': node.id, 'data-status': status, 'data-outcome': outcome,
-      'aria-label': `${title} (${node.type}): ${status}${outcome ? `, ${outcome}` : ''}. Show details`,
+      // the name starts with the text on screen (the title as wrapped, then the status line); the full title is the
+      // description, from the <title>
+      'aria-label': `${lines.join(' ')}, ${shown}. Show details`,
       'aria-pressed': selected === node.id ? 'true' : 'false',
       transform: `translate(${pos.x} ${pos.y})`,
     },

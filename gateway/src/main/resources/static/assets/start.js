@@ -57,7 +57,9 @@ export function check(schema, value, doc, path = '') {
     for (const [name, v] of Object.entries(value)) {
       const sub = schema.properties?.[name];
       if (sub) issues.push(...check(sub, v, doc, `${path}/${name}`));
-      else if (schema.additionalProperties === false) issues.push({ path: `${path}/${name}`, message: 'is not allowed' });
+      else if (schema.additionalProperties === false) {
+        issues.push({ path: `${path}/${name}`, message: 'is not allowed' });
+      }
     }
   }
   if (Array.isArray(value) && schema.items) {
@@ -129,7 +131,8 @@ function form(container, flows, { doc, root }) {
   }
 
   const flow = h('select', { name: 'flow', required: true },
-    flows.map((f) => h('option', { value: f.id, selected: f.id === wanted }, `${f.name || f.id} (v${f.publishedVersion})`)));
+    flows.map((f) => h('option', { value: f.id, selected: f.id === wanted },
+      `${f.name || f.id} (v${f.publishedVersion})`)));
   const customer = h('input', { name: 'customer', type: 'text', autocomplete: 'off', placeholder: 'e.g. cus_1042' });
   const currency = h('select', { name: 'currency' }, (inputSchema.properties.currency.enum || ['USD']).map((c) =>
     h('option', { value: c, selected: c === inputSchema.properties.currency.default }, c)));
@@ -206,14 +209,16 @@ function form(container, flows, { doc, root }) {
     if (text !== keyedBody) { key = randomKey(); keyedBody = text; }
     submit.disabled = true;
     try {
-      const started = await api('/api/v1/orders', { method: 'POST', body: payload, headers: { 'idempotency-key': key } });
+      const started = await api('/api/v1/orders',
+        { method: 'POST', body: payload, headers: { 'idempotency-key': key } });
       go(`/orders/${encodeURIComponent(started.orderId)}`);
     } catch (err) {
       if (err.status >= 400 && err.status < 500) keyedBody = null; // refused: nothing was started under this key
       const unplaced = [];
       for (const issue of err.body?.issues || []) {
         const property = /'([^']+)'/.exec(issue.message || '')?.[1];
-        const placed = (property && setError(`${issue.path}/${property}`, issue.message)) || setError(issue.path, issue.message);
+        const placed = (property && setError(`${issue.path}/${property}`, issue.message))
+          || setError(issue.path, issue.message);
         if (!placed) unplaced.push(issue);
       }
       mount(status, h('div', { class: 'error', role: 'alert', id: 'start-error' },

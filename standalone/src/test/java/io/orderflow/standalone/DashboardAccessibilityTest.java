@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
@@ -38,14 +39,15 @@ import tools.jackson.databind.JsonNode;
 /**
  * Every page of the dashboard checked by axe-core (vendored in {@code src/test/resources/axe/}, injected into the
  * page): no violation of impact serious or critical, on the pages as an operator sees them with data on them, the
- * sign-in page, the start form with an error shown, and every page the navigation links to (so a page added to it is
- * checked too). Also the order page's skip link to the order's actions. A system of its own, DashboardBrowserTest's
- * setup.
+ * sign-in page, the start form with an error shown, every page the navigation links to (so a page added to it is
+ * checked too), and the busiest pages again at a phone's width. Also the order page's skip link to the order's
+ * actions. A system of its own, DashboardBrowserTest's setup.
  */
 @ExtendWith(DashboardBrowserTest.ScreenshotOnFailure.class)
 class DashboardAccessibilityTest {
 
     private static final String AXE = resource("/axe/axe.min.js");
+    private static final By APPROVE = By.cssSelector("[data-wait=approval] .approve");
 
     @BeforeAll
     static void start() {
@@ -79,16 +81,16 @@ class DashboardAccessibilityTest {
 
         WebDriver browser = signedIn(OPERATOR);
         open(browser, "/orders/" + waiting);
-        waiting(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-wait=approval] .approve")));
+        waiting(browser).until(ExpectedConditions.elementToBeClickable(APPROVE));
         browser.findElement(By.cssSelector("svg.graph .node[data-node=approval]")).click();
         waiting(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("node-details"), "Runs"));
         found.put("/orders/{id}", violations(browser));
 
         open(browser, "/approvals");
-        waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-order='" + waiting + "']")));
+        waiting(browser).until(ExpectedConditions.presenceOfElementLocated(row(waiting)));
         found.put("/approvals", violations(browser));
         open(browser, "/back-office");
-        waiting(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-order='" + b2b + "']")));
+        waiting(browser).until(ExpectedConditions.presenceOfElementLocated(row(b2b)));
         found.put("/back-office", violations(browser));
 
         open(browser, "/orders/new");
@@ -110,6 +112,17 @@ class DashboardAccessibilityTest {
             found.put(path, violations(browser));
         }
 
+        // at a phone's width, where the tables turn into cards and the graph scrolls
+        browser.manage().window().setSize(new Dimension(375, 812));
+        for (String path : List.of("/orders/" + waiting, "/orders", "/approvals", "/orders/new")) {
+            open(browser, path);
+            loaded(browser);
+            if (path.equals("/orders/" + waiting)) {
+                waiting(browser).until(ExpectedConditions.elementToBeClickable(APPROVE));
+            }
+            found.put(path.replace(waiting, "{id}") + " at 375 px", violations(browser));
+        }
+
         WebDriver viewer = signedIn(VIEWER);
         open(viewer, "/orders/" + waiting);
         waiting(viewer).until(ExpectedConditions.textToBePresentInElementLocated(By.id("waits"), "Deciding needs"));
@@ -124,7 +137,7 @@ class DashboardAccessibilityTest {
         String waiting = waitingForApproval();
         WebDriver browser = signedIn(OPERATOR);
         open(browser, "/orders/" + waiting);
-        waiting(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-wait=approval] .approve")));
+        waiting(browser).until(ExpectedConditions.elementToBeClickable(APPROVE));
         js(browser, "document.getElementById('main').focus()");
         new Actions(browser).sendKeys(Keys.TAB).perform();
         assertThat(browser.switchTo().activeElement().getText()).isEqualTo("Skip to the order's actions");
@@ -135,6 +148,10 @@ class DashboardAccessibilityTest {
         // the next Tab reaches the first action: the approval's note
         new Actions(browser).sendKeys(Keys.TAB).perform();
         assertThat(browser.switchTo().activeElement().getDomAttribute("id")).isEqualTo("note-approval");
+    }
+
+    private static By row(String orderId) {
+        return By.cssSelector("tr[data-order='" + orderId + "']");
     }
 
     /** Waits until the page has its heading and nothing in it still says it is loading. */

@@ -125,7 +125,8 @@ class DashboardStartBrowserTest {
         browser.findElement(By.id("start-submit")).click();
         WebElement error = waiting(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("start-error")));
         // what the API answers for the same body is what the page shows, next to the quantity
-        JsonNode refused = Json.MAPPER.readTree(http.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON)
+        JsonNode refused = Json.MAPPER.readTree(http.post().uri("/api/v1/orders")
+                .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("flowId", "b2b_order", "input", Map.of("type", "b2b_order", "currency", "USD",
                         "customerId", customer, "lines", List.of(Map.of("sku", "WIDGET-1", "qty", 0)))))
                 .exchange().expectStatus().isBadRequest().expectBody().returnResult().getResponseBody());
@@ -141,6 +142,7 @@ class DashboardStartBrowserTest {
         assertThat(browser.findElement(By.id("start-line-0-qty")).getDomProperty("value")).isEqualTo("0");
         assertThat(browser.getCurrentUrl()).endsWith("/orders/new?flow=b2b_order");
         assertThat(listed(customer)).as("nothing was started").isZero();
+        DashboardBrowserTest.pageScreenshot(browser, "start");
 
         // corrected, the same form starts the order
         qty.clear();
