@@ -119,16 +119,17 @@ export function drawGraph(state, selected, onSelect) {
     const g = h('svg:g', {
       class: `node ${status}${outcome ? ` outcome-${outcome}` : ''}${selected === node.id ? ' selected' : ''}`,
       tabindex: 0, role: 'button', 'data-node': node.id, 'data-status': status, 'data-outcome': outcome,
-      // the name starts with the text on screen (the title as wrapped, then the status line); the full title is the
-      // description, from the <title>
+      // the name holds the text on screen (the title as wrapped, then the status line); the full title is in the
+      // <title>, the tooltip
       'aria-label': `${lines.join(' ')}, ${shown}. Show details`,
       'aria-pressed': selected === node.id ? 'true' : 'false',
       transform: `translate(${pos.x} ${pos.y})`,
     },
     h('svg:title', {}, title),
     h('svg:rect', { width: W, height: H, rx: 8 }),
-    lines.map((line, i) => h('svg:text', { x: 8, y: 17 + i * 15, class: 'node-title' }, line)),
-    h('svg:text', { x: 8, y: H - 9, class: 'node-status' }, shown));
+    // a space between the <text> elements (not drawn) keeps their words apart in the text assistive tools read
+    lines.map((line, i) => [i ? ' ' : null, h('svg:text', { x: 8, y: 17 + i * 15, class: 'node-title' }, line)]),
+    ' ', h('svg:text', { x: 8, y: H - 9, class: 'node-status' }, shown));
     g.addEventListener('click', () => onSelect(node.id));
     g.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onSelect(node.id); }
