@@ -107,7 +107,6 @@ export function startPage(main) {
 
 function form(container, flows, { doc, root }) {
   const inputSchema = root.properties.input;
-  const lineSchema = inputSchema.properties.lines.items;
   const wanted = new URLSearchParams(location.search).get('flow');
   const fields = new Map(); // JSON Pointer → { input, error }
   const lines = [{ sku: '', qty: '1', unitPrice: '' }];
