@@ -3,6 +3,7 @@ import { h, mount, api, session, errorBox, field, can } from './lib.js';
 import { ordersPage, approvalsPage, backOfficePage, webhooksPage, teamPage, flowsPage } from './pages.js';
 import { orderPage } from './order.js';
 import { systemPage } from './system.js';
+import { startPage } from './start.js';
 
 const NAV = [
   ['/orders', 'Orders'], ['/approvals', 'Approvals'], ['/back-office', 'Back office'],
@@ -11,6 +12,7 @@ const NAV = [
 
 const ROUTES = [
   [/^\/(orders)?$/, () => ordersPage],
+  [/^\/orders\/new$/, () => startPage],
   [/^\/orders\/([^/]+)$/, () => orderPage],
   [/^\/approvals$/, () => approvalsPage],
   [/^\/back-office$/, () => backOfficePage],
@@ -128,7 +130,16 @@ function signInPage() {
 // Links inside the app navigate without a reload.
 document.addEventListener('click', (e) => {
   const a = e.target.closest && e.target.closest('a[href]');
-  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target) return;
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target
+    || a.hasAttribute('download')) return;
+  // a skip link moves the focus to its target and leaves the page (and its route) as it is
+  const target = a.getAttribute('href').startsWith('#') && document.getElementById(a.getAttribute('href').slice(1));
+  if (target) {
+    e.preventDefault();
+    target.focus();
+    target.scrollIntoView({ block: 'start' });
+    return;
+  }
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
   e.preventDefault();

@@ -1,13 +1,10 @@
-// The flow graph of an order: a layered layout computed from state.flow.graph, drawn as SVG.
+// The flow graph of an order: laid out by dagre (assets/vendor/dagre.esm.js) from state.flow.graph, drawn as SVG.
 import { h, fill } from './lib.js';
+import { Graph, layout as dagreLayout } from './vendor/dagre.esm.js';
 
-const W = 168, H = 62, GAP_X = 28, GAP_Y = 56, PAD = 20;
+const W = 168, H = 62, GAP_X = 28, GAP_Y = 48, PAD = 20, LABEL_H = 14;
 const LINE_CHARS = 24;
 
-/**
- * Layers: the longest path from the start node (the first node) over the edges that do not loop back (found by a
- * depth-first walk), so every forward edge points down; nodes the start does not reach go last.
- */
 /** A title on at most two lines of about LINE_CHARS characters, broken between words; the rest ends in "…". */
 export function wrapTitle(title) {
   const words = String(title).split(/\s+/).filter(Boolean);
@@ -33,51 +30,56 @@ export function nodeLook(node, live) {
   return { status, outcome: ['approved', 'rejected', 'escalated'].includes(branch) ? branch : null };
 }
 
+/** An edge label's box for the layout: about 6 px a character at the labels' 10 px, plus a margin. */
+function labelSize(text) {
+  return { width: String(text).length * 6 + 10, height: LABEL_H };
+}
+
+/**
+ * Places the nodes with dagre (layered top to bottom, crossings reduced, loops reversed for the layering) and routes
+ * every edge around the nodes, with room kept for its label so labels overlap neither each other nor a node. Answers
+ * the nodes' top-left corners, each edge's route (points) and label centre, and the drawing's size.
+ */
 export function layout(graph) {
   const nodes = graph?.nodes || [];
-  const edges = graph?.edges || [];
-  const depth = new Map();
-  const forward = [];
-  if (nodes.length) {
-    const state = new Map(); // 1 = on the walk's path, 2 = done
-    const walk = (id) => {
-      state.set(id, 1);
-      for (const edge of edges) {
-        if (edge.from !== id) continue;
-        if (state.get(edge.to) === 1) continue; // loops back
-        forward.push(edge);
-        if (!state.has(edge.to)) walk(edge.to);
-      }
-      state.set(id, 2);
-    };
-    walk(nodes[0].id);
-    depth.set(nodes[0].id, 0);
-    for (let changed = true, rounds = 0; changed && rounds <= nodes.length; rounds++) {
-      changed = false;
-      for (const edge of forward) {
-        const next = depth.has(edge.from) ? depth.get(edge.from) + 1 : undefined;
-        if (next !== undefined && (!depth.has(edge.to) || depth.get(edge.to) < next)) {
-          depth.set(edge.to, next);
-          changed = true;
-        }
-      }
-    }
-  }
-  const deepest = Math.max(0, ...depth.values());
-  nodes.forEach((node) => { if (!depth.has(node.id)) depth.set(node.id, deepest + 1); });
-  const layers = [];
-  nodes.forEach((node) => { (layers[depth.get(node.id)] ||= []).push(node); });
-  const widest = Math.max(1, ...layers.map((layer) => (layer || []).length));
-  const width = PAD * 2 + widest * W + (widest - 1) * GAP_X;
+  const ids = new Set(nodes.map((node) => node.id));
+  const edges = (graph?.edges || []).filter((edge) => ids.has(edge.from) && ids.has(edge.to));
+  const g = new Graph({ multigraph: true });
+  g.setGraph({ rankdir: 'TB', nodesep: GAP_X, ranksep: GAP_Y, edgesep: 14, marginx: PAD, marginy: PAD });
+  nodes.forEach((node) => g.setNode(node.id, { width: W, height: H }));
+  edges.forEach((edge, i) => g.setEdge(edge.from, edge.to,
+    edge.branch ? { ...labelSize(edge.branch), labelpos: 'c' } : { width: 0, height: 0 }, edge.id ?? `e${i}`));
+  dagreLayout(g);
   const positions = new Map();
-  layers.forEach((layer, row) => {
-    if (!layer) return;
-    const rowWidth = layer.length * W + (layer.length - 1) * GAP_X;
-    const left = (width - rowWidth) / 2;
-    layer.forEach((node, i) => positions.set(node.id, { x: left + i * (W + GAP_X), y: PAD + row * (H + GAP_Y), row }));
+  nodes.forEach((node) => {
+    const placed = g.node(node.id);
+    positions.set(node.id, { x: placed.x - W / 2, y: placed.y - H / 2 });
   });
-  const height = PAD * 2 + layers.length * H + Math.max(0, layers.length - 1) * GAP_Y;
-  return { positions, width, height };
+  const routes = new Map();
+  edges.forEach((edge, i) => {
+    const placed = g.edge({ v: edge.from, w: edge.to, name: edge.id ?? `e${i}` });
+    routes.set(edge, { points: placed.points, label: edge.branch ? { x: placed.x, y: placed.y } : null });
+  });
+  const { width, height } = g.graph();
+  return { positions, routes, width: Math.ceil(width), height: Math.ceil(height) };
+}
+
+/** A smooth path through the route's points (a uniform cubic B-spline, as d3's curveBasis draws). */
+export function curve(points) {
+  const f = (n) => Math.round(n * 10) / 10;
+  if (points.length < 3) return points.map((p, i) => `${i ? 'L' : 'M'} ${f(p.x)} ${f(p.y)}`).join(' ');
+  const [a, b] = points;
+  let d = `M ${f(a.x)} ${f(a.y)} L ${f((5 * a.x + b.x) / 6)} ${f((5 * a.y + b.y) / 6)}`;
+  let p0 = a, p1 = b;
+  const segment = (p) => {
+    d += ` C ${f((2 * p0.x + p1.x) / 3)} ${f((2 * p0.y + p1.y) / 3)}, ${f((p0.x + 2 * p1.x) / 3)} `
+      + `${f((p0.y + 2 * p1.y) / 3)}, ${f((p0.x + 4 * p1.x + p.x) / 6)} ${f((p0.y + 4 * p1.y + p.y) / 6)}`;
+    p0 = p1;
+    p1 = p;
+  };
+  points.slice(2).forEach(segment);
+  segment(p1);
+  return `${d} L ${f(p1.x)} ${f(p1.y)}`;
 }
 
 /**
@@ -87,7 +89,7 @@ export function layout(graph) {
 export function drawGraph(state, selected, onSelect) {
   const graph = state.flow?.graph;
   if (!graph?.nodes?.length) return h('p', { class: 'empty' }, 'This order has no flow graph.');
-  const { positions, width, height } = layout(graph);
+  const { positions, routes, width, height } = layout(graph);
   const svg = h('svg:svg', {
     class: 'graph', viewBox: `0 0 ${width} ${height}`, width, role: 'group',
     'aria-label': `Flow ${graph.name || graph.id}: ${graph.nodes.length} nodes`,
@@ -95,25 +97,18 @@ export function drawGraph(state, selected, onSelect) {
   svg.append(h('svg:defs', {}, ['active', 'pending', 'inactive'].map((kind) =>
     h('svg:marker', { id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse' },
       h('svg:path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: kind === 'active' ? '#1a7f37' : kind === 'pending' ? '#8c959f' : '#c4c9cf' })))));
-  for (const edge of graph.edges || []) {
-    const from = positions.get(edge.from), to = positions.get(edge.to);
-    if (!from || !to) continue;
+  for (const [edge, route] of routes) {
     const status = state.edges?.[edge.id] || 'pending';
-    let d, lx, ly;
-    const x1 = from.x + W / 2, y1 = from.y + H, x2 = to.x + W / 2, y2 = to.y;
-    if (to.row > from.row) {
-      const mid = (y1 + y2) / 2;
-      d = `M ${x1} ${y1} C ${x1} ${mid}, ${x2} ${mid}, ${x2} ${y2 - 2}`;
-      lx = (x1 + x2) / 2; ly = mid - 3;
-    } else { // a loop back: around the right side
-      const side = Math.max(from.x, to.x) + W + GAP_X / 2;
-      d = `M ${from.x + W} ${from.y + H / 2} C ${side + 30} ${from.y + H / 2}, ${side + 30} ${to.y + H / 2}, ${to.x + W + 2} ${to.y + H / 2}`;
-      lx = side + 4; ly = (from.y + to.y) / 2 + H / 2;
-    }
+    const label = route.label ? labelSize(edge.branch) : null;
     svg.append(h('svg:g', { class: `edge ${status}`, 'data-edge': edge.id },
       h('svg:title', {}, `${edge.from} → ${edge.to}${edge.branch ? ` (${edge.branch})` : ''}: ${status}`),
-      h('svg:path', { d, 'marker-end': `url(#arrow-${status})` }),
-      edge.branch ? h('svg:text', { x: lx, y: ly, 'text-anchor': 'middle' }, edge.branch) : null));
+      h('svg:path', { d: curve(route.points), 'marker-end': `url(#arrow-${status})` }),
+      label ? h('svg:rect', {
+        class: 'edge-label', x: route.label.x - label.width / 2, y: route.label.y - label.height / 2,
+        width: label.width, height: label.height, rx: 3,
+      }) : null,
+      label ? h('svg:text', { x: route.label.x, y: route.label.y + 3.5, 'text-anchor': 'middle' }, edge.branch)
+        : null));
   }
   for (const node of graph.nodes) {
     const pos = positions.get(node.id);
@@ -124,14 +119,17 @@ export function drawGraph(state, selected, onSelect) {
     const g = h('svg:g', {
       class: `node ${status}${outcome ? ` outcome-${outcome}` : ''}${selected === node.id ? ' selected' : ''}`,
       tabindex: 0, role: 'button', 'data-node': node.id, 'data-status': status, 'data-outcome': outcome,
-      'aria-label': `${title} (${node.type}): ${status}${outcome ? `, ${outcome}` : ''}. Show details`,
+      // the name holds the text on screen (the title as wrapped, then the status line); the full title is in the
+      // <title>, the tooltip
+      'aria-label': `${lines.join(' ')}, ${shown}. Show details`,
       'aria-pressed': selected === node.id ? 'true' : 'false',
       transform: `translate(${pos.x} ${pos.y})`,
     },
     h('svg:title', {}, title),
     h('svg:rect', { width: W, height: H, rx: 8 }),
-    lines.map((line, i) => h('svg:text', { x: 8, y: 17 + i * 15, class: 'node-title' }, line)),
-    h('svg:text', { x: 8, y: H - 9, class: 'node-status' }, shown));
+    // a space between the <text> elements (not drawn) keeps their words apart in the text assistive tools read
+    lines.map((line, i) => [i ? ' ' : null, h('svg:text', { x: 8, y: 17 + i * 15, class: 'node-title' }, line)]),
+    ' ', h('svg:text', { x: 8, y: H - 9, class: 'node-status' }, shown));
     g.addEventListener('click', () => onSelect(node.id));
     g.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onSelect(node.id); }

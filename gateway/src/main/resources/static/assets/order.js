@@ -82,16 +82,18 @@ export function orderPage(main, orderId) {
   const summary = h('section', { class: 'panel', 'aria-labelledby': 'summary-h' });
   const graph = h('section', { class: 'panel', 'aria-labelledby': 'graph-h' });
   const details = h('section', { class: 'panel', id: 'node-details', 'aria-live': 'polite', 'aria-labelledby': 'details-h' });
-  const waits = h('section', { class: 'panel', id: 'waits', 'aria-labelledby': 'waits-h' });
+  const waits = h('section', { class: 'panel', id: 'waits', 'aria-labelledby': 'waits-h', tabindex: -1 });
   const actions = h('section', { class: 'panel', id: 'order-actions', 'aria-labelledby': 'actions-h' });
   const timeline = h('section', { class: 'panel', 'aria-labelledby': 'timeline-h' });
   const chat = h('section', { class: 'panel', id: 'chat', 'aria-labelledby': 'chat-h' });
   const chatInput = h('input', { id: 'chat-text', type: 'text', maxlength: 4000, autocomplete: 'off', placeholder: 'e.g. why is this order waiting?' });
   const chatStatus = h('div', { 'aria-live': 'polite' });
-  const chatLog = h('ol', { class: 'chat-log', id: 'chat-log', 'aria-label': 'Ops chat messages' });
+  // the scrolling lists and outputs take the focus, so a keyboard scrolls them too
+  const chatLog = h('ol', { class: 'chat-log', id: 'chat-log', 'aria-label': 'Ops chat messages', tabindex: 0 });
   const cancelReason = h('input', { id: 'cancel-reason', type: 'text', placeholder: 'Cancelled by operator' });
 
-  mount(main, h('p', {}, h('a', { href: '/orders' }, '← Orders')), header,
+  mount(main, h('a', { class: 'skip-inline', id: 'skip-to-actions', href: '#waits' }, 'Skip to the order\'s actions'),
+    h('p', {}, h('a', { href: '/orders' }, '← Orders')), header,
     h('div', { class: 'grid2' },
       h('div', {}, graph, details, timeline),
       h('div', {}, results, summary, waits, actions, chat)));
@@ -174,7 +176,8 @@ export function orderPage(main, orderId) {
           : h('p', { class: 'muted' }, 'Cancelling needs the operator role.'));
 
     mount(timeline, h('h2', { id: 'timeline-h' }, 'Timeline'),
-      state.timeline?.length ? h('ol', { class: 'timeline', id: 'timeline' }, [...state.timeline].reverse().map((t) =>
+      state.timeline?.length ? h('ol', { class: 'timeline', id: 'timeline', tabindex: 0, 'aria-labelledby': 'timeline-h' },
+        [...state.timeline].reverse().map((t) =>
         h('li', {}, timeEl(t.at), t.message, t.nodeId ? h('span', { class: 'muted' }, ` · ${t.nodeId}`) : ''))) : h('p', { class: 'empty' }, 'Nothing has happened yet.'));
 
     drawChat();
@@ -197,8 +200,9 @@ export function orderPage(main, orderId) {
       h('h3', {}, 'Runs'),
       live.runs?.length ? h('ol', {}, live.runs.map((r) => h('li', {}, `${time(r.startedAt)} → ${time(r.endedAt)} (${r.durationMs} ms)`)))
         : h('p', { class: 'muted' }, 'No runs.'),
-      live.error ? [h('h3', {}, 'Error'), h('pre', { class: 'error' }, live.error)] : null,
-      live.output != null ? [h('h3', {}, 'Output'), h('pre', {}, JSON.stringify(live.output, null, 2))] : null);
+      live.error ? [h('h3', {}, 'Error'), h('pre', { class: 'error', tabindex: 0 }, live.error)] : null,
+      live.output != null ? [h('h3', {}, 'Output'), h('pre', { tabindex: 0 }, JSON.stringify(live.output, null, 2))]
+        : null);
   }
 
   /**

@@ -51,7 +51,9 @@ import tools.jackson.databind.JsonNode;
  * browsers (so fresh sessions) and works on orders of its own. A failing test leaves a screenshot of each of its
  * browsers in {@code target/screenshots/}; the page tour leaves one of each page in {@code target/page-screenshots/}.
  *
- * <p>Without Chromium on the machine the tests are skipped, except in CI ({@code CI=true}), where they must run.
+ * <p>Without Chromium on the machine the tests are skipped, except in CI ({@code CI=true}), where they must run. The
+ * other dashboard browser test classes ({@link DashboardStartBrowserTest}, {@link DashboardAccessibilityTest}) start
+ * their own system with {@link #start()} and use the package-private helpers below.
  */
 @ExtendWith(DashboardBrowserTest.ScreenshotOnFailure.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -60,17 +62,17 @@ class DashboardBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final String PASSWORD = "browser-shared-password";
-    private static final String PEOPLE_PASSWORD = "correct horse battery staple";
-    private static final String OPERATOR = "olga@example.com";
-    private static final String APPROVER = "arne@example.com";
-    private static final String VIEWER = "vera@example.com";
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    static final String PEOPLE_PASSWORD = "correct horse battery staple";
+    static final String OPERATOR = "olga@example.com";
+    static final String APPROVER = "arne@example.com";
+    static final String VIEWER = "vera@example.com";
+    static final Duration WAIT = Duration.ofSeconds(30);
 
     private static StandaloneSystem system;
-    private static WebTestClient http;
-    private static String base;
+    static WebTestClient http;
+    static String base;
     /** The browsers of the running test, screenshotted on failure and closed after it. */
-    private static final List<WebDriver> browsers = new CopyOnWriteArrayList<>();
+    static final List<WebDriver> browsers = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void start() {
@@ -746,11 +748,11 @@ class DashboardBrowserTest {
                 .exchange().expectStatus().isCreated();
     }
 
-    private static Map<String, Object> line(String sku, int qty, Double unitPrice) {
+    static Map<String, Object> line(String sku, int qty, Double unitPrice) {
         return unitPrice == null ? Map.of("sku", sku, "qty", qty) : Map.of("sku", sku, "qty", qty, "unitPrice", unitPrice);
     }
 
-    private static String start(String flow, Map<String, Object> input) {
+    static String start(String flow, Map<String, Object> input) {
         Map<String, Object> fullInput = new java.util.HashMap<>(input);
         fullInput.put("type", flow);
         fullInput.putIfAbsent("customerId", "cus_browser");
@@ -760,7 +762,7 @@ class DashboardBrowserTest {
     }
 
     /** A purchase request over 1,000, waiting at its manager's approval (node "approval"). */
-    private static String waitingForApproval() {
+    static String waitingForApproval() {
         String orderId = start("purchase_request", Map.of("lines", List.of(line("LAPTOP-14", 2, null)),
                 "meta", Map.of("shipTo", "HQ, 2nd floor")));
         await().atMost(WAIT).until(() -> read(orderId).get("waits").size() == 1);
@@ -768,14 +770,14 @@ class DashboardBrowserTest {
     }
 
     /** A B2B order waiting for {@code payment.received}. */
-    private static String waitingForPayment() {
+    static String waitingForPayment() {
         String orderId = start("b2b_order", Map.of("lines", List.of(line("WIDGET-1", 4, null)),
                 "meta", Map.of("shipTo", "9 Quay Street, Galway")));
         await().atMost(WAIT).until(() -> read(orderId).get("waits").size() == 1);
         return orderId;
     }
 
-    private static JsonNode read(String orderId) {
+    static JsonNode read(String orderId) {
         return Json.MAPPER.readTree(http.get().uri("/api/v1/orders/" + orderId).exchange().expectStatus().isOk()
                 .expectBody().returnResult().getResponseBody());
     }
@@ -806,7 +808,7 @@ class DashboardBrowserTest {
                 })();"""));
     }
 
-    private static Object js(WebDriver browser, String script, Object... arguments) {
+    static Object js(WebDriver browser, String script, Object... arguments) {
         return ((JavascriptExecutor) browser).executeScript(script, arguments);
     }
 
@@ -815,7 +817,7 @@ class DashboardBrowserTest {
      * and rows found first and read one by one afterwards could be gone by then (a stale element).
      */
     @SuppressWarnings("unchecked")
-    private static List<String> rowIds(WebDriver browser) {
+    static List<String> rowIds(WebDriver browser) {
         return List.copyOf((List<String>) js(browser,
                 "return [...document.querySelectorAll('tr[data-order]')].map(row => row.dataset.order);"));
     }
@@ -833,7 +835,7 @@ class DashboardBrowserTest {
     }
 
     /** A new headless Chromium with its own profile (so its own session), from the system's packages. */
-    private static WebDriver browser() {
+    static WebDriver browser() {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
@@ -845,7 +847,7 @@ class DashboardBrowserTest {
         return driver;
     }
 
-    private static WebDriver signedIn(String email) {
+    static WebDriver signedIn(String email) {
         WebDriver browser = browser();
         open(browser, "/sign-in");
         wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("email"))).sendKeys(email);
@@ -855,18 +857,18 @@ class DashboardBrowserTest {
         return browser;
     }
 
-    private static void open(WebDriver browser, String path) {
+    static void open(WebDriver browser, String path) {
         browser.get(base + path);
     }
 
     /** An explicit wait that looks again when the page re-rendered under it (the order page does on every push). */
-    private static WebDriverWait wait(WebDriver browser) {
+    static WebDriverWait wait(WebDriver browser) {
         WebDriverWait wait = new WebDriverWait(browser, WAIT);
         wait.ignoring(StaleElementReferenceException.class);
         return wait;
     }
 
-    private static void pageScreenshot(WebDriver browser, String name) {
+    static void pageScreenshot(WebDriver browser, String name) {
         save(browser, Path.of("target", "page-screenshots", name + ".png"));
     }
 
