@@ -27,7 +27,7 @@ public final class TracingSettings implements EnvironmentPostProcessor {
     static final String SAMPLING = "management.tracing.sampling.probability";
     static final String CORRELATION = "logging.pattern.correlation";
     /** The MDC ids in brackets, and nothing at all when both are empty. */
-    static final String CORRELATION_PATTERN = "%replace([%X{" + TraceHeaders.TRACE_ID + ":-},%X{"
+    public static final String CORRELATION_PATTERN = "%replace([%X{" + TraceHeaders.TRACE_ID + ":-},%X{"
             + TraceHeaders.ORDER_ID + ":-}] ){'^\\[,\\] $',''}";
 
     @Override
