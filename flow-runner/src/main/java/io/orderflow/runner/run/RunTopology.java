@@ -249,13 +249,19 @@ public final class RunTopology {
         }
 
         private void apply(String orderId, Effects effects) {
+            String traceparent = TraceHeaders.traceparent(cause);
+            for (RunInstance.Timer timer : effects.timers()) {
+                RunInstance.Timer traced = timer.traced(traceparent);
+                if (effects.instance() != null && timer.equals(effects.instance().timer)) {
+                    // the instance's own copy too: a timer fires only while it equals the instance's
+                    effects.instance().timer = traced;
+                }
+                timers.put(timerKey(traced), traced);
+            }
             if (effects.instance() != null) {
                 instances.put(orderId, effects.instance());
             }
             long now = engine.now();
-            for (RunInstance.Timer timer : effects.timers()) {
-                timers.put(timerKey(timer), timer.traced(TraceHeaders.traceparent(cause)));
-            }
             for (RunReport report : effects.reports()) {
                 context.forward(caused(orderId, report, now), REPORTS);
             }
