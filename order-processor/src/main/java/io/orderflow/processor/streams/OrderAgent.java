@@ -156,6 +156,11 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private KeyValueStore<String, Incident> incidents;
         private KeyValueStore<String, String> documents;
         /**
+         * The headers of the record being processed, whose trace context every record it causes carries
+         * ({@link TraceHeaders}), and the timers it sets; during a sweep, those of the timer firing.
+         */
+        private Headers cause;
+        /**
          * The states this task wrote last of the orders that await a runner report ({@link #awaitsReport}), as
          * objects: the report usually follows within milliseconds, and reading it back from the store would
          * deserialise the JSON the task just wrote. Only this processor writes the store, and every write goes
@@ -167,11 +172,6 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
          * lived just long enough to be caught by it (the cache turned over in under a second at 500 orders/s), which
          * was most of the collector's pause.
          */
-        /**
-         * The headers of the record being processed, whose trace context every record it causes carries
-         * ({@link TraceHeaders}), and the timers it sets; during a sweep, those of the timer firing.
-         */
-        private Headers cause;
         private final Map<String, OrderState> written = new LinkedHashMap<>(256, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, OrderState> eldest) {

@@ -10,12 +10,12 @@ package io.orderflow.processor.timers;
  */
 public record Due(String orderId, String kind, String nodeId, int attempt, long dueAt, String traceparent) {
 
+    public static final String DEADLINE = "deadline";
+    public static final String POLL = "poll";
+
     public Due(String orderId, String kind, String nodeId, int attempt, long dueAt) {
         this(orderId, kind, nodeId, attempt, dueAt, null);
     }
-
-    public static final String DEADLINE = "deadline";
-    public static final String POLL = "poll";
 
     public static Due deadline(String orderId, String nodeId, long dueAt) {
         return new Due(orderId, DEADLINE, nodeId, 0, dueAt);
