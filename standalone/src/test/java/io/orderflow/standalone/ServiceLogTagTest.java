@@ -8,26 +8,23 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import io.orderflow.kafka.tracing.TraceHeaders;
+import io.orderflow.kafka.tracing.TracingSettings;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Each line of the standalone's log names the service that wrote it, not the first service to start. */
+/**
+ * Each line of the standalone's log names the service that wrote it, not the first service to start, and a line written
+ * while an order is handled names its trace and order.
+ */
 class ServiceLogTagTest {
 
     @Test
     void eachServicesLinesCarryItsOwnName() throws Exception {
         LoggerContext logging = new LoggerContext();
-        JoranConfigurator configurator = new JoranConfigurator();
-        configurator.setContext(logging);
-        URL config = StandaloneSystem.class.getClassLoader().getResource("logback.xml");
-        configurator.doConfigure(config);
-        @SuppressWarnings("unchecked")
-        ConsoleAppender<ch.qos.logback.classic.spi.ILoggingEvent> console =
-                (ConsoleAppender<ch.qos.logback.classic.spi.ILoggingEvent>) logging.getLogger("ROOT")
-                        .getAppender("CONSOLE");
-        PatternLayoutEncoder encoder = (PatternLayoutEncoder) console.getEncoder();
+        PatternLayoutEncoder encoder = encoder(logging);
 
         assertThat(line(encoder, logging, "io.orderflow.runner.run.RunTopology", "main", Map.of()))
                 .contains("[flow-runner]").doesNotContain("order-processor");
@@ -42,6 +39,37 @@ class ServiceLogTagTest {
                 .contains("[gateway]");
         assertThat(line(encoder, logging, "io.orderflow.kafka.EmbeddedKafkaBroker", "main", Map.of()))
                 .contains("[standalone]");
+    }
+
+    /**
+     * With Spring Boot's {@code LOG_CORRELATION_PATTERN} (from {@code logging.pattern.correlation}, which
+     * {@link TracingSettings} sets), a line written while an order is handled starts its message part with the trace
+     * id and the order id, so one grep of the trace id finds the order's lines; other lines are unchanged.
+     */
+    @Test
+    void linesWrittenWhileAnOrderIsHandledCarryItsTraceIdAndOrderId() throws Exception {
+        LoggerContext logging = new LoggerContext();
+        logging.putProperty("LOG_CORRELATION_PATTERN", TracingSettings.CORRELATION_PATTERN);
+        PatternLayoutEncoder encoder = encoder(logging);
+
+        assertThat(line(encoder, logging, "io.orderflow.runner.run.RunTopology", "main", Map.of(
+                TraceHeaders.TRACE_ID, "4bf92f3577b34da6a3ce929d0e0e4736", TraceHeaders.SPAN_ID, "00f067aa0ba902b7",
+                TraceHeaders.ORDER_ID, "ord_1")))
+                .contains("[flow-runner]").contains("[4bf92f3577b34da6a3ce929d0e0e4736,ord_1] ");
+        assertThat(line(encoder, logging, "io.orderflow.gateway.GatewayApplication", "main", Map.of()))
+                .contains("[gateway]").doesNotContain("[,");
+    }
+
+    private static PatternLayoutEncoder encoder(LoggerContext logging) throws Exception {
+        JoranConfigurator configurator = new JoranConfigurator();
+        configurator.setContext(logging);
+        URL config = StandaloneSystem.class.getClassLoader().getResource("logback.xml");
+        configurator.doConfigure(config);
+        @SuppressWarnings("unchecked")
+        ConsoleAppender<ch.qos.logback.classic.spi.ILoggingEvent> console =
+                (ConsoleAppender<ch.qos.logback.classic.spi.ILoggingEvent>) logging.getLogger("ROOT")
+                        .getAppender("CONSOLE");
+        return (PatternLayoutEncoder) console.getEncoder();
     }
 
     private static String line(PatternLayoutEncoder encoder, LoggerContext logging, String logger, String thread,

@@ -136,9 +136,20 @@ public final class RunInstance implements RunState {
     /**
      * A pending timer of the instance.
      *
-     * @param kind {@code retry} (run the node again) or {@code sleep} (finish a {@code control.wait})
-     * @param due  epoch milliseconds
+     * @param kind        {@code retry} (run the node again) or {@code sleep} (finish a {@code control.wait})
+     * @param due         epoch milliseconds
+     * @param traceparent the trace context of the task that set the timer, carried by the records its firing
+     *                    causes; null when there was none
      */
-    public record Timer(String orderId, String instanceId, String kind, String nodeId, long due) {
+    public record Timer(String orderId, String instanceId, String kind, String nodeId, long due, String traceparent) {
+
+        public Timer(String orderId, String instanceId, String kind, String nodeId, long due) {
+            this(orderId, instanceId, kind, nodeId, due, null);
+        }
+
+        /** This timer, carrying {@code traceparent}. */
+        public Timer traced(String traceparent) {
+            return new Timer(orderId, instanceId, kind, nodeId, due, traceparent);
+        }
     }
 }

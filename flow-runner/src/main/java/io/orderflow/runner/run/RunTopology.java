@@ -1,5 +1,6 @@
 package io.orderflow.runner.run;
 
+import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.documents.Documents;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.JsonSerde;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.BiFunction;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -120,6 +122,11 @@ public final class RunTopology {
         private KeyValueStore<String, RunInstance> instances;
         private KeyValueStore<Bytes, RunInstance.Timer> timers;
         private KeyValueStore<String, String> documents;
+        /**
+         * The headers of the task being handled, whose trace context every record it causes carries
+         * ({@link TraceHeaders}), and the timers it sets; during a sweep, those of the timer firing.
+         */
+        private Headers cause;
 
         RunProcessor(RunEngine engine, NodeBudget budget) {
             this.engine = engine;
@@ -137,13 +144,22 @@ public final class RunTopology {
 
         @Override
         public void process(Record<String, NodeTask> record) {
-            NodeTask task = record.value();
+            cause = record.headers();
+            try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(record.key(),
+                    TraceHeaders.traceparent(cause))) {
+                process(record.key(), record.value());
+            } finally {
+                cause = null;
+            }
+        }
+
+        private void process(String key, NodeTask task) {
             if (task == null) {
                 return;
             }
-            if (task.orderId() == null || !task.orderId().equals(record.key())) {
+            if (task.orderId() == null || !task.orderId().equals(key)) {
                 log.warn("Refused a {} task keyed {} for order {}: a task is keyed by its order's id",
-                        task.getClass().getSimpleName(), record.key(), task.orderId());
+                        task.getClass().getSimpleName(), key, task.orderId());
                 return;
             }
             if (task instanceof NodeTask.StartRun start && start.documentText() != null) {
@@ -165,8 +181,14 @@ public final class RunTopology {
                     }
                     timers.delete(entry.key);
                     RunInstance.Timer timer = entry.value;
-                    handle(timer.orderId(), "timer " + timer.kind() + " of node " + timer.nodeId(),
-                            (current, guard) -> engine.fire(current, timer, guard));
+                    cause = TraceHeaders.of(timer.traceparent());
+                    try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(timer.orderId(),
+                            timer.traceparent())) {
+                        handle(timer.orderId(), "timer " + timer.kind() + " of node " + timer.nodeId(),
+                                (current, guard) -> engine.fire(current, timer, guard));
+                    } finally {
+                        cause = null;
+                    }
                     fired++;
                 }
             }
@@ -185,6 +207,7 @@ public final class RunTopology {
                 RunInstance current = withDocument(instances.get(orderId));
                 try {
                     apply(orderId, budget.run(overran, guard -> work.apply(current, guard)));
+                    log.debug("Order {}: handled its {}", orderId, source);
                     return;
                 } catch (NodeBudget.Overrun e) {
                     log.warn("Order {}: {} while handling its {}", orderId, e.getMessage(), source);
@@ -226,22 +249,33 @@ public final class RunTopology {
         }
 
         private void apply(String orderId, Effects effects) {
+            String traceparent = TraceHeaders.traceparent(cause);
+            for (RunInstance.Timer timer : effects.timers()) {
+                RunInstance.Timer traced = timer.traced(traceparent);
+                if (effects.instance() != null && timer.equals(effects.instance().timer)) {
+                    // the instance's own copy too: a timer fires only while it equals the instance's
+                    effects.instance().timer = traced;
+                }
+                timers.put(timerKey(traced), traced);
+            }
             if (effects.instance() != null) {
                 instances.put(orderId, effects.instance());
             }
             long now = engine.now();
-            for (RunInstance.Timer timer : effects.timers()) {
-                timers.put(timerKey(timer), timer);
-            }
             for (RunReport report : effects.reports()) {
-                context.forward(new Record<String, Object>(orderId, report, now), REPORTS);
+                context.forward(caused(orderId, report, now), REPORTS);
             }
             for (OrderEvent event : effects.events()) {
-                context.forward(new Record<String, Object>(orderId, event, now), EVENTS);
+                context.forward(caused(orderId, event, now), EVENTS);
             }
             for (NodeTask task : effects.tasks()) {
-                context.forward(new Record<String, Object>(orderId, task, now), TASKS);
+                context.forward(caused(orderId, task, now), TASKS);
             }
+        }
+
+        /** A record to send because of the task or timer being handled: it carries its trace context. */
+        private Record<String, Object> caused(String orderId, Object value, long now) {
+            return new Record<>(orderId, value, now, TraceHeaders.carried(cause));
         }
 
         /** Big-endian due time first, so the store iterates timers in due order. */

@@ -18,8 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.test.TestRecord;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 import tools.jackson.databind.node.ObjectNode;
@@ -43,6 +45,8 @@ final class RunnerHarness implements AutoCloseable {
     /** The reports one by one, as the agent applies them: a batch of node details is unpacked in place. */
     final List<RunReport> allReports = new ArrayList<>();
     final List<OrderEvent> allEvents = new ArrayList<>();
+    /** Every record the runner wrote, headers included: reports, events and its own tasks. */
+    final List<TestRecord<String, ?>> allRecords = new ArrayList<>();
 
     RunnerHarness() {
         this(RunSettings.DEFAULTS);
@@ -114,6 +118,12 @@ final class RunnerHarness implements AutoCloseable {
         drain();
     }
 
+    /** Sends a task with {@code headers} (a trace context, say), as {@link #send(NodeTask)}. */
+    void send(NodeTask task, Headers headers) {
+        tasks.pipeInput(new TestRecord<>(task.orderId(), task, headers));
+        drain();
+    }
+
     /** Moves the clock and lets the wall-clock punctuator sweep due timers. */
     void advance(Duration duration) {
         clock.advance(duration);
@@ -123,12 +133,16 @@ final class RunnerHarness implements AutoCloseable {
 
     private void drain() {
         // the driver feeds records written to node-tasks back into the topology itself; just collect outputs
-        for (RunReport report : reports.readValuesToList()) {
-            sentReports.add(report);
-            allReports.addAll(report.unpacked());
+        for (TestRecord<String, RunReport> record : reports.readRecordsToList()) {
+            allRecords.add(record);
+            sentReports.add(record.value());
+            allReports.addAll(record.value().unpacked());
         }
-        allEvents.addAll(events.readValuesToList());
-        ownTasks.readValuesToList();
+        for (TestRecord<String, OrderEvent> record : events.readRecordsToList()) {
+            allRecords.add(record);
+            allEvents.add(record.value());
+        }
+        allRecords.addAll(ownTasks.readRecordsToList());
     }
 
     RunInstance instance(String orderId) {

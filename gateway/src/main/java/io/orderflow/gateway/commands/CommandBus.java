@@ -9,6 +9,7 @@ import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.kafka.TopicReader;
 import io.orderflow.kafka.TopicReaderLifecycle;
+import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
@@ -56,11 +57,14 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
     /** The producer's own metrics as meters ({@code kafka.producer.*}), read at scrape time. */
     private final ObjectProvider<MeterRegistry> meters;
     private volatile KafkaClientMetrics producerMeters;
+    private final CommandTrace trace;
 
-    public CommandBus(KafkaSettings kafka, GatewayProperties settings, ObjectProvider<MeterRegistry> meters) {
+    public CommandBus(KafkaSettings kafka, GatewayProperties settings, ObjectProvider<MeterRegistry> meters,
+                      CommandTrace trace) {
         this.kafka = kafka;
         this.settings = settings;
         this.meters = meters;
+        this.trace = trace;
         this.clock = Clock.systemUTC();
     }
 
@@ -78,25 +82,30 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
                 Topics.ORDER_COMMANDS.valueSerde().serializer());
     }
 
-    /** Sends {@code command} and answers with its reply, or 503 when none arrives within the reply timeout. */
+    /**
+     * Sends {@code command} and answers with its reply, or 503 when none arrives within the reply timeout. The record
+     * carries the request's trace context ({@link CommandTrace}) in its {@code traceparent} header.
+     */
     public Mono<CommandReply> send(OrderCommand command, Caller caller) {
-        return Mono.defer(() -> {
+        return Mono.deferContextual(context -> {
             String correlationId = RandomIds.uuid().toString();
             CompletableFuture<CommandReply> reply = new CompletableFuture<>();
             pending.put(correlationId, reply);
             CommandEnvelope envelope = new CommandEnvelope(correlationId, settings.instanceId(), clock.millis(),
                     caller, command);
-            ProducerRecord<String, CommandEnvelope> record =
-                    new ProducerRecord<>(Topics.ORDER_COMMANDS.name(), command.orderId(), envelope);
+            String traceparent = trace.traceparent(context);
+            ProducerRecord<String, CommandEnvelope> record = new ProducerRecord<>(Topics.ORDER_COMMANDS.name(), null,
+                    command.orderId(), envelope, TraceHeaders.of(traceparent));
             sender.execute(() -> {
-                try {
+                try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(command.orderId(), traceparent)) {
+                    log.debug("Sending {} for order {}", command.getClass().getSimpleName(), command.orderId());
                     producer.send(record, (metadata, error) -> {
                         if (error != null) {
-                            notSent(command, reply, error);
+                            notSent(command, traceparent, reply, error);
                         }
                     });
                 } catch (RuntimeException e) {
-                    notSent(command, reply, e);
+                    notSent(command, traceparent, reply, e);
                 }
             });
             return Mono.fromFuture(reply, false)
@@ -108,8 +117,11 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
         });
     }
 
-    private static void notSent(OrderCommand command, CompletableFuture<CommandReply> reply, Throwable error) {
-        log.warn("Could not send a command for {}", command.orderId(), error);
+    private static void notSent(OrderCommand command, String traceparent, CompletableFuture<CommandReply> reply,
+                                Throwable error) {
+        try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(command.orderId(), traceparent)) {
+            log.warn("Could not send a command for {}", command.orderId(), error);
+        }
         reply.completeExceptionally(ApiException.unavailable("The order processor could not be reached; retry later"));
     }
 

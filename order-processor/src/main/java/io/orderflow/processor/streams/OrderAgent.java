@@ -1,5 +1,6 @@
 package io.orderflow.processor.streams;
 
+import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.index.OrderIndex;
 import io.orderflow.processor.order.Decision;
@@ -18,6 +19,7 @@ import io.orderflow.schemas.model.Incident;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.reports.RunReport;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -154,6 +156,11 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private KeyValueStore<String, Incident> incidents;
         private KeyValueStore<String, String> documents;
         /**
+         * The headers of the record being processed, whose trace context every record it causes carries
+         * ({@link TraceHeaders}), and the timers it sets; during a sweep, those of the timer firing.
+         */
+        private Headers cause;
+        /**
          * The states this task wrote last of the orders that await a runner report ({@link #awaitsReport}), as
          * objects: the report usually follows within milliseconds, and reading it back from the store would
          * deserialise the JSON the task just wrote. Only this processor writes the store, and every write goes
@@ -197,13 +204,24 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         @Override
         public void process(Record<String, Object> record) {
             long now = clock.millis();
-            switch (record.value()) {
-                case CommandEnvelope envelope -> command(record.key(), envelope, now);
-                case RunReport report -> report(record.key(), report, now);
-                case null, default -> {
-                    // Not ours (a foreign or unreadable record): nothing to do.
+            cause = record.headers();
+            try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(record.key(),
+                    TraceHeaders.traceparent(cause))) {
+                switch (record.value()) {
+                    case CommandEnvelope envelope -> command(record.key(), envelope, now);
+                    case RunReport report -> report(record.key(), report, now);
+                    case null, default -> {
+                        // Not ours (a foreign or unreadable record): nothing to do.
+                    }
                 }
+            } finally {
+                cause = null;
             }
+        }
+
+        /** A record to send because of the one being processed: it carries that record's trace context. */
+        private Record<String, Object> caused(String key, Object value, long now) {
+            return new Record<>(key, value, now, TraceHeaders.carried(cause));
         }
 
         private void command(String key, CommandEnvelope envelope, long now) {
@@ -237,7 +255,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             if (envelope.replyTo() == null) {
                 return;
             }
-            context.forward(new Record<>(envelope.replyTo(),
+            context.forward(caused(envelope.replyTo(),
                     new CommandReply(envelope.correlationId(), orderId, reply.status(), reply.body()), now), REPLIES);
         }
 
@@ -368,14 +386,19 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             for (KeyValue<String, Due> entry : ready) {
                 due.delete(entry.key);
                 Due timer = entry.value;
-                OrderState state = read(timer.orderId());
-                try {
-                    carryOut(timer.orderId(), state, attempts(timer.orderId(), "due " + timer.kind(), () -> {
-                        Decision decision = decider.onDue(state, timer, now);
-                        return settled(state, applied(state, decision, now), decision.effects());
-                    }), now);
-                } catch (RuntimeException e) {
-                    setAside(timer.orderId(), state, "order-processor due " + timer.kind(), e, now);
+                cause = TraceHeaders.of(timer.traceparent());
+                try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(timer.orderId(), timer.traceparent())) {
+                    OrderState state = read(timer.orderId());
+                    try {
+                        carryOut(timer.orderId(), state, attempts(timer.orderId(), "due " + timer.kind(), () -> {
+                            Decision decision = decider.onDue(state, timer, now);
+                            return settled(state, applied(state, decision, now), decision.effects());
+                        }), now);
+                    } catch (RuntimeException e) {
+                        setAside(timer.orderId(), state, "order-processor due " + timer.kind(), e, now);
+                    }
+                } finally {
+                    cause = null;
                 }
             }
         }
@@ -403,8 +426,11 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                     written.put(orderId, after);
                 }
                 index.put(OrderIndex.key(after), OrderIndex.rowOf(after));
-                context.forward(new Record<>(orderId, new OrderUpdate(orderId, after.status(), after.version(), now),
-                        now), UPDATES);
+                if (log.isDebugEnabled() && (before == null || before.status() != after.status())) {
+                    log.debug("Order {} is {} (version {})", orderId, after.status(), after.version());
+                }
+                context.forward(caused(orderId, new OrderUpdate(orderId, after.status(), after.version(), now), now),
+                        UPDATES);
             }
             for (Effect effect : effects) {
                 perform(orderId, effect, now);
@@ -413,8 +439,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
 
         private void perform(String orderId, Effect effect, long now) {
             switch (effect) {
-                case Effect.SendTask send -> context.forward(new Record<>(orderId, send.task(), now), TASKS);
-                case Effect.PublishEvent publish -> context.forward(new Record<>(orderId, publish.event(), now), EVENTS);
+                case Effect.SendTask send -> context.forward(caused(orderId, send.task(), now), TASKS);
+                case Effect.PublishEvent publish -> context.forward(caused(orderId, publish.event(), now), EVENTS);
                 case Effect.OpenApproval open -> approvals.put(ApprovalRow.key(orderId, open.row().nodeId()), open.row());
                 case Effect.CloseApproval close -> {
                     String key = ApprovalRow.key(orderId, close.nodeId());
@@ -425,7 +451,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 }
                 case Effect.ScheduleDeadline schedule -> {
                     Due timer = Due.deadline(orderId, schedule.nodeId(), schedule.dueAt());
-                    due.put(timer.key(), timer);
+                    due.put(timer.key(), timer.traced(TraceHeaders.traceparent(cause)));
                 }
                 case Effect.ClearDeadline clear -> due.delete(Due.deadline(orderId, clear.nodeId(), clear.dueAt()).key());
                 case Effect.StoreDocument store -> documents.putIfAbsent(store.ref(), store.text());
@@ -436,7 +462,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 }
                 case Effect.SchedulePoll poll -> {
                     Due timer = Due.poll(orderId, poll.attempt(), poll.dueAt());
-                    due.put(timer.key(), timer);
+                    due.put(timer.key(), timer.traced(TraceHeaders.traceparent(cause)));
                 }
             }
         }

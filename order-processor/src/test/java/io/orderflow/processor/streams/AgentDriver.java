@@ -18,8 +18,10 @@ import io.orderflow.schemas.topics.Topic;
 import io.orderflow.schemas.topics.Topics;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.test.TestRecord;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -109,6 +111,28 @@ final class AgentDriver implements AutoCloseable {
 
     void report(RunReport report) {
         reports.pipeInput(report.orderId(), report);
+    }
+
+    /** Sends the command with {@code headers} (a trace context, say); its reply stays on the output topic. */
+    void command(OrderCommand command, Headers headers) {
+        commands.pipeInput(new TestRecord<>(command.orderId(),
+                new CommandEnvelope(UUID.randomUUID().toString(), "gw-1", now(), Caller.OPEN, command), headers,
+                now()));
+    }
+
+    /** Sends the report with {@code headers}. */
+    void report(RunReport report, Headers headers) {
+        reports.pipeInput(new TestRecord<>(report.orderId(), report, headers, now()));
+    }
+
+    /** Everything the agent sent since the last drain, headers included, from every output topic. */
+    List<TestRecord<String, ?>> sent() {
+        List<TestRecord<String, ?>> all = new ArrayList<>();
+        all.addAll(replies.readRecordsToList());
+        all.addAll(tasks.readRecordsToList());
+        all.addAll(events.readRecordsToList());
+        all.addAll(updates.readRecordsToList());
+        return all;
     }
 
     /** Sends a report under a key of the caller's choosing. */

@@ -6,6 +6,7 @@ import io.orderflow.dispatcher.deliveries.DeliveryStore;
 import io.orderflow.dispatcher.deliveries.DeliveryTask;
 import io.orderflow.dispatcher.subscriptions.Subscription;
 import io.orderflow.dispatcher.subscriptions.SubscriptionStore;
+import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.json.Json;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -71,9 +72,27 @@ public class DeliveryAttempts {
         return attempt(record, false);
     }
 
+    /**
+     * The record's trace context goes on the webhook request ({@code traceparent}) and, with the order's id, into the
+     * MDC of the lines logged about the attempt.
+     */
     private CompletableFuture<Void> attempt(ConsumerRecord<String, String> record, boolean mayChangeLane) {
+        String traceparent = TraceHeaders.traceparent(record.headers());
+        DeliveryTask task;
         try {
-            DeliveryTask task = Json.read(record.value(), DeliveryTask.class);
+            task = Json.read(record.value(), DeliveryTask.class);
+        } catch (RuntimeException e) {
+            log.error("Delivery record {} could not be tried", record.key(), e);
+            return CompletableFuture.failedFuture(e);
+        }
+        try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(task.orderId(), traceparent)) {
+            return attempt(record, task, traceparent, mayChangeLane);
+        }
+    }
+
+    private CompletableFuture<Void> attempt(ConsumerRecord<String, String> record, DeliveryTask task,
+                                            String traceparent, boolean mayChangeLane) {
+        try {
             int attempt = attemptNumber(record.headers());
             Optional<Subscription> subscription = subscriptions.find(task.subscriptionId());
             if (subscription.isEmpty()) {
@@ -92,9 +111,14 @@ public class DeliveryAttempts {
             byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
             long ticket = lanes.started(task.subscriptionId());
             List<String> secrets = subscription.get().signingSecrets(clock.instant(), rotationGrace);
-            return sender.send(subscription.get().url(), secrets, task.event(), task.deliveryId(), body)
+            log.debug("Delivery {} attempt {} to subscription {}", task.deliveryId(), attempt, task.subscriptionId());
+            return sender.send(subscription.get().url(), secrets, task.event(), task.deliveryId(), body, traceparent)
                     .whenComplete((outcome, failure) -> lanes.finished(task.subscriptionId(), ticket))
-                    .thenCompose(outcome -> settle(task, attempt, outcome));
+                    .thenCompose(outcome -> {
+                        try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(task.orderId(), traceparent)) {
+                            return settle(task, attempt, outcome);
+                        }
+                    });
         } catch (RuntimeException e) {
             // Not a subscriber failing (that is an expected outcome, logged in one line below) but a record that
             // could not be tried at all: worth its stack trace, since the retry topics do not log it.

@@ -7,6 +7,7 @@ import io.orderflow.dispatcher.deliveries.DeliveryStore;
 import io.orderflow.dispatcher.deliveries.DeliveryTask;
 import io.orderflow.dispatcher.subscriptions.Subscription;
 import io.orderflow.dispatcher.subscriptions.SubscriptionStore;
+import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -72,9 +74,12 @@ public class EventFanOut {
             if (event == null) {
                 continue;
             }
-            for (Subscription subscription : all) {
-                if (subscription.wants(event.event())) {
-                    fanOut(event, subscription, writes);
+            String traceparent = TraceHeaders.traceparent(record.headers());
+            try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(event.orderId(), traceparent)) {
+                for (Subscription subscription : all) {
+                    if (subscription.wants(event.event())) {
+                        fanOut(event, subscription, traceparent, writes);
+                    }
                 }
             }
         }
@@ -98,7 +103,9 @@ public class EventFanOut {
         }
     }
 
-    private void fanOut(OrderEvent event, Subscription subscription, List<CompletableFuture<?>> writes) {
+    /** The attempts record carries the event's trace context on to the webhook request ({@link TraceHeaders}). */
+    private void fanOut(OrderEvent event, Subscription subscription, String traceparent,
+                        List<CompletableFuture<?>> writes) {
         String deliveryId = DeliveryIds.of(event.orderId(), event.step(), subscription.id());
         if (deliveries.find(subscription.id(), deliveryId).filter(Delivery::settled).isPresent()) {
             log.debug("Delivery {} is already settled; not sending it again", deliveryId);
@@ -115,6 +122,7 @@ public class EventFanOut {
                 retries, clock.millis());
         // The pending record first: the same producer keeps the order, so no later status can precede it.
         writes.add(deliveries.record(task.record(DeliveryStatus.PENDING, 0, null, null, null)));
-        writes.add(kafka.send(DispatcherTopics.DELIVERY_ATTEMPTS, deliveryId, Json.write(task)));
+        writes.add(kafka.send(new ProducerRecord<>(DispatcherTopics.DELIVERY_ATTEMPTS, null, deliveryId,
+                Json.write(task), TraceHeaders.of(traceparent))));
     }
 }

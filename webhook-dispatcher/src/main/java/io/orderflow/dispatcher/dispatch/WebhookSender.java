@@ -43,6 +43,8 @@ public class WebhookSender implements AutoCloseable {
         }
     }
 
+    private static final String TRACEPARENT = "traceparent";
+
     private final ConnectionProvider pool;
     private final HttpClient plain;
     private final HttpClient secure;
@@ -87,6 +89,12 @@ public class WebhookSender implements AutoCloseable {
      */
     public CompletableFuture<Outcome> send(String url, List<String> secrets, String event, String deliveryId,
                                            byte[] body) {
+        return send(url, secrets, event, deliveryId, body, null);
+    }
+
+    /** As {@link #send(String, List, String, String, byte[])}, with the order's {@code traceparent} when not null. */
+    public CompletableFuture<Outcome> send(String url, List<String> secrets, String event, String deliveryId,
+                                           byte[] body, String traceparent) {
         URI uri;
         try {
             uri = URI.create(url);
@@ -96,11 +104,15 @@ public class WebhookSender implements AutoCloseable {
         HttpClient client = "http".equalsIgnoreCase(uri.getScheme()) ? plain : secure;
         String signature = signature(secrets, clock.instant(), body);
         return client
-                .headers(headers -> headers
-                        .set("content-type", "application/json")
-                        .set("x-service-signature", signature)
-                        .set("x-service-event", event)
-                        .set("x-service-delivery", deliveryId))
+                .headers(headers -> {
+                    headers.set("content-type", "application/json")
+                            .set("x-service-signature", signature)
+                            .set("x-service-event", event)
+                            .set("x-service-delivery", deliveryId);
+                    if (traceparent != null) {
+                        headers.set(TRACEPARENT, traceparent);
+                    }
+                })
                 .post()
                 .uri(uri)
                 .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))

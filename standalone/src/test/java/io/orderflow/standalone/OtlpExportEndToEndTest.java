@@ -1,0 +1,110 @@
+package io.orderflow.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import io.orderflow.kafka.testing.TestKafka;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The run command with {@code OTEL_EXPORTER_OTLP_ENDPOINT} set exports its spans over OTLP (HTTP, protobuf) to
+ * {@code <endpoint>/v1/traces}: a loopback collector receives the gateway's span of a request made with a sampled
+ * {@code traceparent}, under that trace id. Without the variable no exporter exists (the other end-to-end tests run
+ * without it and log no exporter errors).
+ */
+class OtlpExportEndToEndTest {
+
+    private static final Pattern STARTED = Pattern.compile("Order workflow service started .*http://localhost:(\\d+)/");
+
+    @Test
+    void with_an_otlp_endpoint_the_spans_of_a_sampled_request_reach_the_collector() throws Exception {
+        List<byte[]> exported = new CopyOnWriteArrayList<>();
+        List<String> contentTypes = new CopyOnWriteArrayList<>();
+        HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        collector.createContext("/v1/traces", exchange -> {
+            contentTypes.add(String.valueOf(exchange.getRequestHeaders().getFirst("content-type")));
+            exported.add(exchange.getRequestBody().readAllBytes());
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        collector.start();
+
+        Path data = TestKafka.uniqueStateDir("standalone-otlp");
+        ProcessBuilder command = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), StandaloneLauncher.class.getName())
+                .redirectErrorStream(true);
+        command.environment().putAll(Map.of("PORT", "0", "KAFKA_PORT", "0", "INTAKE_SMTP_PORT", "-1",
+                "DATA_DIR", data.toString(),
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort(),
+                "TRACING_SAMPLING_PROBABILITY", "0.0"));
+        command.environment().remove("KAFKA_BOOTSTRAP_SERVERS");
+        Process process = command.start();
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader out = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                out.lines().forEach(lines::add);
+            } catch (java.io.IOException e) {
+                // the process ended
+            }
+        });
+        try {
+            await().atMost(Duration.ofSeconds(180)).until(() -> !process.isAlive()
+                    || lines.stream().anyMatch(line -> STARTED.matcher(line).find()));
+            assertThat(process.isAlive()).as("the launcher runs; its output:%n%s", String.join("\n", lines)).isTrue();
+            Matcher started = lines.stream().map(STARTED::matcher).filter(Matcher::find).findFirst().orElseThrow();
+            int port = Integer.parseInt(started.group(1));
+
+            // sampled by the caller: kept although the service samples none of the traces it starts itself
+            String traceId = "5a1e0c7d2b3f4e6a8c9d0e1f2a3b4c5d";
+            HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create("http://localhost:" + port + "/health"))
+                    .header("traceparent", "00-" + traceId + "-1f2e3d4c5b6a7988-01").GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+
+            byte[] rawTraceId = HexFormat.of().parseHex(traceId);
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(exported)
+                    .as("OTLP exports received").anySatisfy(body -> assertThat(contains(body, rawTraceId)).isTrue()));
+            assertThat(contentTypes).allSatisfy(type -> assertThat(type).startsWith("application/x-protobuf"));
+        } finally {
+            process.destroy();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+            reader.join(Duration.ofSeconds(5));
+            collector.stop(0);
+        }
+    }
+
+    private static boolean contains(byte[] body, byte[] part) {
+        outer:
+        for (int i = 0; i + part.length <= body.length; i++) {
+            for (int j = 0; j < part.length; j++) {
+                if (body[i + j] != part[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+}
