@@ -25,16 +25,4 @@ public class Access {
                 ? Mono.just(caller)
                 : Mono.error(ApiException.forbidden(needed.needed())));
     }
-
-    /**
-     * The decider recorded for an approval: the caller's identity, except for the shared password and an open
-     * deployment, where the body's {@code by} is honoured and defaults to {@code api}.
-     */
-    public static String decider(Caller caller, String requestedBy) {
-        boolean anonymous = "open".equals(caller.kind()) || "password".equals(caller.kind());
-        if (anonymous || caller.identity() == null) {
-            return requestedBy == null || requestedBy.isBlank() ? "api" : requestedBy;
-        }
-        return caller.identity();
-    }
 }

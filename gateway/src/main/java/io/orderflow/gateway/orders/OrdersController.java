@@ -1,7 +1,5 @@
 package io.orderflow.gateway.orders;
 
-import static io.orderflow.gateway.validation.RequestValidator.optionalText;
-
 import io.orderflow.gateway.api.ApiException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -9,11 +7,12 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.caller.Role;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.OrderCommands;
+import io.orderflow.gateway.commands.OrderCommands.Channel;
 import io.orderflow.gateway.flows.FlowCatalog;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.schemas.commands.CommandReply;
-import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.OrderType;
@@ -44,7 +43,6 @@ import tools.jackson.databind.JsonNode;
 class OrdersController {
 
     static final int IDEMPOTENCY_KEY_MAX = 255;
-    static final String DEFAULT_CANCEL_REASON = "Cancelled via API";
     static final int CURSOR_MAX = 512;
     private static final java.util.regex.Pattern CURSOR = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,512}");
 
@@ -156,8 +154,7 @@ class OrdersController {
         return access.require(exchange, Role.OPERATOR).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.DELIVER_EVENT, body);
             requireOrderId(id);
-            JsonNode payload = request.has("payload") ? request.get("payload") : Json.object();
-            return commands.send(new OrderCommand.DeliverEvent(id, request.get("event").asString(), payload), caller);
+            return commands.send(OrderCommands.deliver(id, request), caller);
         }).map(reply -> answer(reply, null));
     }
 
@@ -168,9 +165,7 @@ class OrdersController {
         return access.require(exchange, Role.APPROVER).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.DECIDE_APPROVAL, body);
             requireOrderId(id);
-            String by = Access.decider(caller, optionalText(request, "by"));
-            return commands.send(new OrderCommand.DecideApproval(id, nodeId, request.get("decision").asString(), by,
-                    optionalText(request, "note")), caller);
+            return commands.send(OrderCommands.decide(caller, id, nodeId, request), caller);
         }).map(reply -> answer(reply, null));
     }
 
@@ -181,9 +176,7 @@ class OrdersController {
         return access.require(exchange, Role.OPERATOR).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.CANCEL_ORDER, body);
             requireOrderId(id);
-            String reason = optionalText(request, "reason");
-            return commands.send(new OrderCommand.CancelOrder(id,
-                    reason == null || reason.isBlank() ? DEFAULT_CANCEL_REASON : reason), caller);
+            return commands.send(OrderCommands.cancel(Channel.API, id, request), caller);
         }).map(reply -> answer(reply, null));
     }
 

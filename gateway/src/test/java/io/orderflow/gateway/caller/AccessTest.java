@@ -21,13 +21,4 @@ class AccessTest {
                 .verify();
         StepVerifier.create(access.require(null, Role.VIEWER)).expectNextCount(1).verifyComplete();
     }
-
-    @Test
-    void the_decider_is_the_callers_identity_except_for_open_and_password_callers() {
-        assertThat(Access.decider(Caller.OPEN, null)).isEqualTo("api");
-        assertThat(Access.decider(Caller.OPEN, "dana")).isEqualTo("dana");
-        assertThat(Access.decider(new Caller("password", null, "operator"), "")).isEqualTo("api");
-        assertThat(Access.decider(new Caller("token", "token:ci", "approver"), "dana")).isEqualTo("token:ci");
-        assertThat(Access.decider(new Caller("person", "a@b.c", "approver"), "dana")).isEqualTo("a@b.c");
-    }
 }
