@@ -1,5 +1,6 @@
 package io.orderflow.gateway.chat;
 
+import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.caller.Role;
 import io.orderflow.gateway.commands.CommandBus;
 import io.orderflow.gateway.commands.OrderCommands;
@@ -132,7 +133,7 @@ final class ChatTools {
                     : "No event name given; the order is waiting for " + String.join(", ", awaited) + ".";
             return new ToolCall(DELIVER_EVENT, args, text, Json.object().put("error", text), null, text);
         }
-        if (!Role.of(caller.role()).covers(Role.OPERATOR)) {
+        if (!Access.mayDeliverFromChat(caller)) {
             String needs = Role.OPERATOR.needed();
             String text = "Not delivered: " + needs;
             return new ToolCall(DELIVER_EVENT, args, text, Json.object().put("delivered", false).put("error", needs),

@@ -4,7 +4,7 @@ import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.auth.CallerAuthentication;
 import io.orderflow.gateway.auth.PrincipalAuthenticator.SessionEnded;
 import io.orderflow.gateway.auth.Sessions;
-import io.orderflow.gateway.caller.Role;
+import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.chat.OpsChat;
 import io.orderflow.gateway.commands.CommandBus;
 import io.orderflow.gateway.orders.OrderIds;
@@ -74,7 +74,7 @@ class SocketCalls {
             return Mono.just(SocketOut.error(id, "Unknown method " + (name == null ? "(none)" : name.toString())
                     + ": use decide, deliver, cancel or chat"));
         }
-        if (!Role.of(caller.role()).covers(method.get().needs)) {
+        if (!Access.mayCall(caller, method.get().needs)) {
             return Mono.just(SocketOut.error(id, method.get().needs.needed()));
         }
         JsonNode given = request.get("params");
