@@ -1,7 +1,7 @@
 package io.orderflow.gateway;
 
 import io.orderflow.gateway.caller.CallerResolver;
-import io.orderflow.gateway.caller.Role;
+import io.orderflow.gateway.caller.Access;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,7 +39,7 @@ class HealthController {
     Mono<Map<String, Object>> health(ServerWebExchange exchange) {
         return exchange.getPrincipal()
                 .flatMap(principal -> callers.resolve(exchange))
-                .filter(caller -> Role.of(caller.role()).covers(Role.OPERATOR))
+                .filter(Access::seesReadiness)
                 // the readiness checks may wait on Kafka (up to 2 s): off the event loop
                 .flatMap(operator -> Mono.fromCallable(this::forOperator).subscribeOn(Schedulers.boundedElastic()))
                 .onErrorResume(e -> Mono.just(CONTRACT))

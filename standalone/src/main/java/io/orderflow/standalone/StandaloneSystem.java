@@ -2,12 +2,16 @@ package io.orderflow.standalone;
 
 import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.gateway.GatewayApplication;
+import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.intake.SmtpListener;
 import io.orderflow.gateway.system.SystemScrape;
+import io.orderflow.gateway.orders.ProcessorClient;
+import io.orderflow.internal.InternalToken;
 import io.orderflow.kafka.EmbeddedKafkaBroker;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.processor.OrderProcessorApplication;
+import io.orderflow.processor.query.OrderQueryRouter;
 import io.orderflow.runner.FlowRunnerApplication;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.ArrayList;
@@ -64,6 +68,7 @@ public final class StandaloneSystem implements AutoCloseable {
     /** The arguments every service gets: the Kafka cluster and the data directory. */
     private final String[] common;
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
+    private ConfigurableApplicationContext processor;
     private int processorPort;
     private int dispatcherPort;
     private int gatewayPort;
@@ -81,7 +86,7 @@ public final class StandaloneSystem implements AutoCloseable {
         StandaloneSystem system = atBackgroundPriority(() -> startBackEnd(settings));
         try {
             system.gatewayPort = system.startService("gateway", GatewayApplication.class, system.common,
-                    system.wholeSystemObservability(),
+                    both(system.wholeSystemObservability(), system.inProcessOrderReads()),
                     "--server.port=" + settings.port(),
                     "--orderflow.readiness.include=readinessState,kafka,services",
                     "--orderflow.gateway.processor-url=http://127.0.0.1:" + system.processorPort,
@@ -125,6 +130,7 @@ public final class StandaloneSystem implements AutoCloseable {
             system.processorPort = system.startService("order-processor", OrderProcessorApplication.class,
                     system.common, NOTHING_MORE, "--server.port=0", LOOPBACK_ONLY,
                     "--orderflow.streams.advertised-host=127.0.0.1", NO_SECURITY);
+            system.processor = system.services.getLast();
             // the runner's HTTP serves only its health and metrics, which the gateway's port serves here
             system.startService("flow-runner", FlowRunnerApplication.class, system.common, NOTHING_MORE,
                     "--spring.main.web-application-type=none", NO_SECURITY);
@@ -240,6 +246,31 @@ public final class StandaloneSystem implements AutoCloseable {
             generic.registerBean("systemScrape", SystemScrape.class, () -> system::scrape);
             generic.registerBean("servicesHealthContributor", CompositeHealthContributor.class,
                     () -> SystemReadiness.of(backEnd));
+        };
+    }
+
+    /**
+     * Gives the gateway a {@link ProcessorClient} whose reads of one order go straight to the processor's query
+     * routing in this JVM ({@link OrderQueryRouter}, which still forwards to the owner of a key over HTTP), instead of
+     * crossing HTTP into the processor and back. Lists stay on HTTP.
+     */
+    private ApplicationContextInitializer<ConfigurableApplicationContext> inProcessOrderReads() {
+        OrderQueryRouter router = processor.getBean(OrderQueryRouter.class);
+        return context -> {
+            if (context instanceof GenericApplicationContext generic) {
+                generic.registerBean(ProcessorClient.class, () -> new ProcessorClient(
+                        generic.getBean(GatewayProperties.class), generic.getBean(InternalToken.class),
+                        orderId -> router.order(orderId, false)));
+            }
+        };
+    }
+
+    private static ApplicationContextInitializer<ConfigurableApplicationContext> both(
+            ApplicationContextInitializer<ConfigurableApplicationContext> first,
+            ApplicationContextInitializer<ConfigurableApplicationContext> second) {
+        return context -> {
+            first.initialize(context);
+            second.initialize(context);
         };
     }
 

@@ -12,9 +12,10 @@ import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
  * The one authorization table: what every route of the API needs (rule 1 of Authentication: reads need viewer,
- * approval decisions approver, every other change operator). The security chain is built from it, a 403 names the
- * role from it, the OpenAPI document's security requirements come from it, and the auth-matrix test walks it, so a
- * route without a rule fails that test.
+ * approval decisions approver, every other change operator). The security chain is built from it and enforces it
+ * before any handler runs (handlers do not check a route's role again; what depends on the caller within a route is
+ * named in {@link io.orderflow.gateway.caller.Access}), a 403 names the role from it, the OpenAPI document's security
+ * requirements come from it, and the auth-matrix test walks it, so a route without a rule fails that test.
  */
 public final class RouteRules {
 

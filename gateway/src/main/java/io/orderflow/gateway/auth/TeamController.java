@@ -3,6 +3,7 @@ package io.orderflow.gateway.auth;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.auth.Principals.ApiToken;
 import io.orderflow.gateway.auth.Principals.Person;
+import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.caller.Role;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
@@ -47,9 +48,11 @@ class TeamController {
     private final RequestValidator validator;
     private final PasswordEncoder passwords;
     private final Clock clock;
+    private final Access access;
 
     TeamController(PrincipalDirectory directory, PrincipalAuthenticator authenticator, AuthProperties settings,
-                   RequestValidator validator, PasswordEncoder passwords, Clock clock) {
+                   RequestValidator validator, PasswordEncoder passwords, Clock clock, Access access) {
+        this.access = access;
         this.directory = directory;
         this.authenticator = authenticator;
         this.settings = settings;
@@ -230,8 +233,7 @@ class TeamController {
     }
 
     private Mono<Caller> caller(ServerWebExchange exchange) {
-        return directory.loaded().then(exchange.getPrincipal().ofType(CallerAuthentication.class)
-                .map(CallerAuthentication::caller));
+        return directory.loaded().then(access.caller(exchange));
     }
 
     private static String createdBy(Caller caller) {

@@ -1,12 +1,23 @@
 package io.orderflow.gateway.caller;
 
-import io.orderflow.gateway.api.ApiException;
 import io.orderflow.schemas.commands.Caller;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
-/** The one place a route asks for its caller and the role it needs. */
+/**
+ * Who calls, and the checks that go beyond a route. Whether a caller may use a route at all is decided once, by the
+ * route table ({@code auth.RouteRules}) that the security chain enforces before any handler runs; a handler never
+ * checks its route's role again. What remains depends on the caller within a route, and is named here:
+ * <ul>
+ *     <li>an order socket's method needs its own role (the spec's table under Order socket),</li>
+ *     <li>the chat's {@code deliver_event} acts with the chat caller's role, so it needs an operator,</li>
+ *     <li>operators see why a webhook delivery was refused, others a generic text,</li>
+ *     <li>operators see the readiness checks on {@code GET /health}, others the contract's answer.</li>
+ * </ul>
+ * The first person of a team (shared password or open deployment only) is a rule of the team's data and stays with
+ * the team's routes.
+ */
 @Component
 public class Access {
 
@@ -16,25 +27,28 @@ public class Access {
         this.resolver = resolver;
     }
 
-    /**
-     * The caller, or 403 when their role is below {@code needed}. The security chain has already refused such a
-     * caller by the route table; this keeps a route honest if it is ever served outside that table.
-     */
-    public Mono<Caller> require(ServerWebExchange exchange, Role needed) {
-        return resolver.resolve(exchange).flatMap(caller -> Role.of(caller.role()).covers(needed)
-                ? Mono.just(caller)
-                : Mono.error(ApiException.forbidden(needed.needed())));
+    /** The caller the security chain authenticated for this exchange; 401 where it authenticated nobody. */
+    public Mono<Caller> caller(ServerWebExchange exchange) {
+        return resolver.resolve(exchange);
     }
 
-    /**
-     * The decider recorded for an approval: the caller's identity, except for the shared password and an open
-     * deployment, where the body's {@code by} is honoured and defaults to {@code api}.
-     */
-    public static String decider(Caller caller, String requestedBy) {
-        boolean anonymous = "open".equals(caller.kind()) || "password".equals(caller.kind());
-        if (anonymous || caller.identity() == null) {
-            return requestedBy == null || requestedBy.isBlank() ? "api" : requestedBy;
-        }
-        return caller.identity();
+    /** Whether {@code caller} may call an order socket method that needs {@code needed}. */
+    public static boolean mayCall(Caller caller, Role needed) {
+        return Role.of(caller.role()).covers(needed);
+    }
+
+    /** Whether the chat's {@code deliver_event} may deliver for {@code caller}: as the deliver route, an operator. */
+    public static boolean mayDeliverFromChat(Caller caller) {
+        return Role.of(caller.role()).covers(Role.OPERATOR);
+    }
+
+    /** Whether {@code caller} sees why a webhook delivery was refused (the address its url resolved to). */
+    public static boolean seesDeliveryRefusals(Caller caller) {
+        return Role.of(caller.role()).covers(Role.OPERATOR);
+    }
+
+    /** Whether {@code caller} sees the readiness checks on {@code GET /health}. */
+    public static boolean seesReadiness(Caller caller) {
+        return Role.of(caller.role()).covers(Role.OPERATOR);
     }
 }

@@ -1,9 +1,9 @@
 package io.orderflow.gateway.chat;
 
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.OrderStatus;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -15,7 +15,6 @@ import tools.jackson.databind.node.ObjectNode;
 public final class Brief {
 
     static final int TIMELINE_MESSAGES = 10;
-    private static final Set<String> TERMINAL = Set.of("completed", "declined", "cancelled", "failed", "rolled_back");
 
     private Brief() {
     }
@@ -58,8 +57,10 @@ public final class Brief {
         return state.hasNonNull("status") ? state.get("status").asString() : "unknown";
     }
 
+    /** Whether the state's status is a terminal one ({@link OrderStatus#terminal()}). */
     static boolean ended(JsonNode state) {
-        return TERMINAL.contains(status(state));
+        OrderStatus status = OrderStatus.fromWire(status(state));
+        return status != null && status.terminal();
     }
 
     /** The open approval waits of the state. */

@@ -1,10 +1,12 @@
 package io.orderflow.gateway.chat;
 
+import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.caller.Role;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.OrderCommands;
+import io.orderflow.gateway.commands.OrderCommands.Channel;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
-import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.ChatMessage.Proposal;
@@ -36,7 +38,6 @@ final class ChatTools {
     static final Set<String> NAMES = Set.of(GET_STATE, APPROVE, REJECT, DELIVER_EVENT, CANCEL);
     /** The tools that change the order at once; proposals change nothing until a person confirms them. */
     static final Set<String> MUTATING = Set.of(DELIVER_EVENT);
-    static final String CHAT_CANCEL_REASON = "Cancelled from the ops chat";
 
     /**
      * A tool that ran: the chat message it leaves ({@code text}, with its proposal), what the model is told
@@ -113,8 +114,8 @@ final class ChatTools {
             String text = "The order has already ended (" + Brief.status(state) + "); nothing to cancel.";
             return new ToolCall(CANCEL, args, text, Json.object().put("error", text), null, text);
         }
-        String reason = args.path("reason").isString() && !args.get("reason").asString().isBlank()
-                ? args.get("reason").asString() : CHAT_CANCEL_REASON;
+        String reason = OrderCommands.reason(Channel.CHAT,
+                args.path("reason").isString() ? args.get("reason").asString() : null);
         Proposal proposal = new Proposal("prop_" + ids.get(), Proposal.CANCEL, null, null, reason, Proposal.OPEN);
         ObjectNode result = Json.object().put("proposalId", proposal.id()).put("kind", Proposal.CANCEL)
                 .put("reason", reason)
@@ -132,18 +133,15 @@ final class ChatTools {
                     : "No event name given; the order is waiting for " + String.join(", ", awaited) + ".";
             return new ToolCall(DELIVER_EVENT, args, text, Json.object().put("error", text), null, text);
         }
-        if (!Role.of(caller.role()).covers(Role.OPERATOR)) {
+        if (!Access.mayDeliverFromChat(caller)) {
             String needs = Role.OPERATOR.needed();
             String text = "Not delivered: " + needs;
             return new ToolCall(DELIVER_EVENT, args, text, Json.object().put("delivered", false).put("error", needs),
                     null, "I can't deliver " + event + " for you: " + needs + " You are signed in as a "
                     + Role.of(caller.role()).wire() + ".");
         }
-        ObjectNode payload = args.get("payload") instanceof ObjectNode given ? given.deepCopy() : Json.object();
-        if (!payload.has("source")) {
-            payload.put("source", "chat");
-        }
-        CommandReply reply = commands.send(new OrderCommand.DeliverEvent(orderId, event, payload), caller).block();
+        CommandReply reply = commands.send(OrderCommands.chatDeliver(orderId, event, args.get("payload")), caller)
+                .block();
         JsonNode body = reply == null || reply.body() == null ? Json.object() : reply.body();
         if (reply == null || reply.status() >= 300) {
             String error = body.path("error").asString("the order processor refused it");

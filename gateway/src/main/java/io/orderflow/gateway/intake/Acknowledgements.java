@@ -1,5 +1,9 @@
 package io.orderflow.gateway.intake;
 
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.reactor.retry.RetryOperator;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
 import io.orderflow.gateway.orders.ProcessorClient;
 import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.flows.FlowVersion;
@@ -10,10 +14,13 @@ import jakarta.mail.internet.MimeMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.mail.MailSendException;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -26,6 +33,11 @@ import tools.jackson.databind.JsonNode;
  * It waits (bounded by {@code replyWait}) for the Extract order node to read the lines, so it can list them. The reply
  * threads under the mail ({@code In-Reply-To}, {@code References}) and says it is automatic ({@code Auto-Submitted}),
  * so an auto-responder does not answer it back.
+ *
+ * <p>A relay that cannot be reached, or that answers a transient 4xx, is tried again ({@value #RELAY_ATTEMPTS}
+ * attempts in all, {@link #RELAY_FIRST_WAIT} then twice that apart; resilience4j-retry): a relay restarting or
+ * greylisting still gets the reply out. A permanent refusal (5xx) is not retried. A reply that never got out is
+ * logged.
  */
 @Component
 public class Acknowledgements {
@@ -33,10 +45,19 @@ public class Acknowledgements {
     private static final Logger log = LoggerFactory.getLogger(Acknowledgements.class);
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Set<String> BEFORE_EXTRACTION = Set.of("queued", "running");
+    /** Sends of one reply through the relay, the first included. */
+    static final int RELAY_ATTEMPTS = 3;
+    /** The wait before the second send; each later wait doubles. */
+    static final Duration RELAY_FIRST_WAIT = Duration.ofSeconds(1);
 
     private final IntakeProperties settings;
     private final ProcessorClient processor;
     private final JavaMailSenderImpl relay;
+    private final Retry relayRetry = Retry.of("acknowledgement-relay", RetryConfig.custom()
+            .maxAttempts(RELAY_ATTEMPTS)
+            .intervalFunction(IntervalFunction.ofExponentialBackoff(RELAY_FIRST_WAIT, 2))
+            .retryOnException(Acknowledgements::transientFailure)
+            .build());
 
     public Acknowledgements(IntakeProperties settings, ProcessorClient processor) {
         this.settings = settings;
@@ -57,7 +78,8 @@ public class Acknowledgements {
         understood(orderId)
                 .map(state -> text(mail, mailbox, orderId, flow, customer, state))
                 .flatMap(text -> Mono.fromRunnable(() -> deliver(mail, mailbox, orderId, text))
-                        .subscribeOn(Schedulers.boundedElastic()))
+                        .subscribeOn(Schedulers.boundedElastic())
+                        .transformDeferred(RetryOperator.of(relayRetry)))
                 .subscribe(null, error -> log.warn("Could not send the acknowledgement of order {} to {}: {}",
                         orderId, mail.sender(), error.toString()));
     }
@@ -145,5 +167,38 @@ public class Acknowledgements {
         } catch (MessagingException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
+    }
+
+    /** An SMTP reply as the relay's refusal carries it: its code first, such as {@code 451 4.3.2 Busy}. */
+    private static final java.util.regex.Pattern SMTP_REPLY = java.util.regex.Pattern.compile("[45]\\d\\d[ -]");
+
+    /**
+     * Whether a send that failed may succeed later: the relay could not be reached or dropped the connection, or it
+     * answered a 4xx (busy, greylisting). A 5xx is the relay's final word.
+     */
+    static boolean transientFailure(Throwable failure) {
+        if (!(failure instanceof MailSendException send)) {
+            return false;
+        }
+        List<Throwable> causes = new ArrayList<>(List.of(send.getMessageExceptions()));
+        if (send.getCause() != null) {
+            causes.add(send.getCause());
+        }
+        for (Throwable cause : causes) {
+            for (Throwable t = cause; t != null; t = next(t)) {
+                String reply = t.getMessage() == null ? "" : t.getMessage().strip();
+                boolean refused = t instanceof jakarta.mail.SendFailedException
+                        || t instanceof jakarta.mail.internet.AddressException;
+                if (refused && SMTP_REPLY.matcher(reply).lookingAt()) {
+                    return reply.charAt(0) == '4';
+                }
+            }
+        }
+        return true;
+    }
+
+    private static Throwable next(Throwable t) {
+        return t instanceof jakarta.mail.MessagingException m && m.getNextException() != null
+                ? m.getNextException() : t.getCause();
     }
 }

@@ -4,12 +4,12 @@ import io.orderflow.schemas.signing.Sha256;
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.flows.FlowCatalog;
 import io.orderflow.gateway.orders.OrderIds;
 import io.orderflow.gateway.orders.StartRequest;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
-import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand.StartOrder;
 import io.orderflow.schemas.commands.OrderSource;
@@ -120,7 +120,7 @@ public class MailIntake {
         StartOrder api = request.command(orderId, flow, true);
         StartOrder command = new StartOrder(orderId, flow, api.input(), api.vars(), api.fingerprint(), true,
                 OrderSource.mail(sender, mailbox));
-        CommandReply reply = block(commands.send(command, new Caller("mail", "mail:" + sender, "operator")));
+        CommandReply reply = block(commands.send(command, OrderCommands.mailSender(sender)));
         return switch (reply.status()) {
             case 201 -> {
                 log.info("Mail {} from {} to {} started order {}", mail.messageId(), sender, mailbox, orderId);

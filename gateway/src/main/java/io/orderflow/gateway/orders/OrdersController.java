@@ -1,19 +1,17 @@
 package io.orderflow.gateway.orders;
 
-import static io.orderflow.gateway.validation.RequestValidator.optionalText;
-
 import io.orderflow.gateway.api.ApiException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.orderflow.gateway.caller.Access;
-import io.orderflow.gateway.caller.Role;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.OrderCommands;
+import io.orderflow.gateway.commands.OrderCommands.Channel;
 import io.orderflow.gateway.flows.FlowCatalog;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.schemas.commands.CommandReply;
-import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.OrderType;
@@ -44,7 +42,6 @@ import tools.jackson.databind.JsonNode;
 class OrdersController {
 
     static final int IDEMPOTENCY_KEY_MAX = 255;
-    static final String DEFAULT_CANCEL_REASON = "Cancelled via API";
     static final int CURSOR_MAX = 512;
     private static final java.util.regex.Pattern CURSOR = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,512}");
 
@@ -69,7 +66,7 @@ class OrdersController {
                                                  + "same order", schema = @Schema(maxLength = IDEMPOTENCY_KEY_MAX))
                                          @RequestHeader(name = "Idempotency-Key", required = false) String key,
                                          @RequestBody(required = false) String body, ServerWebExchange exchange) {
-        return access.require(exchange, Role.OPERATOR).flatMap(caller -> {
+        return access.caller(exchange).flatMap(caller -> {
             StartRequest request = StartRequest.of(validator.validate(RequestSchema.START_ORDER, body));
             checkIdempotencyKey(key);
             String orderId = key == null ? OrderIds.random() : OrderIds.fromIdempotencyKey(key);
@@ -104,8 +101,7 @@ class OrdersController {
                                               schema = @Schema(minimum = "1", maximum = "200"))
                                       @RequestParam(required = false) String limit,
                                       ServerWebExchange exchange) {
-        return access.require(exchange, Role.VIEWER)
-                .map(caller -> {
+        return Mono.fromCallable(() -> {
                     checkFilters(type, status);
                     return new OrderQueries.ListQuery(type, status, q, epochMillis("since", since),
                             epochMillis("until", until), checkSort(sort), checkCursor(cursor), pageSize(limit));
@@ -124,10 +120,8 @@ class OrdersController {
                                         @Parameter(description = "created at or after (epoch milliseconds)")
                                         @RequestParam(required = false) String since,
                                         @Parameter(description = "created at or before (epoch milliseconds)")
-                                        @RequestParam(required = false) String until,
-                                        ServerWebExchange exchange) {
-        return access.require(exchange, Role.VIEWER)
-                .map(caller -> {
+                                        @RequestParam(required = false) String until) {
+        return Mono.fromCallable(() -> {
                     checkFilters(type, null);
                     return new OrderQueries.ListQuery(type, null, q, epochMillis("since", since),
                             epochMillis("until", until), null, null, OrderQueries.LIST_MAX);
@@ -143,21 +137,18 @@ class OrdersController {
 
     @Operation(operationId = "getOrder")
     @GetMapping("/{id}")
-    Mono<ResponseEntity<byte[]>> get(@PathVariable String id, ServerWebExchange exchange) {
-        return access.require(exchange, Role.VIEWER)
-                .then(Mono.fromRunnable(() -> requireOrderId(id)))
-                .then(processor.order(id));
+    Mono<ResponseEntity<byte[]>> get(@PathVariable String id) {
+        return Mono.fromRunnable(() -> requireOrderId(id)).then(processor.order(id));
     }
 
     @Operation(operationId = "deliverEvent")
     @PostMapping("/{id}/events")
     Mono<ResponseEntity<JsonNode>> deliver(@PathVariable String id, @RequestBody(required = false) String body,
                                            ServerWebExchange exchange) {
-        return access.require(exchange, Role.OPERATOR).flatMap(caller -> {
+        return access.caller(exchange).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.DELIVER_EVENT, body);
             requireOrderId(id);
-            JsonNode payload = request.has("payload") ? request.get("payload") : Json.object();
-            return commands.send(new OrderCommand.DeliverEvent(id, request.get("event").asString(), payload), caller);
+            return commands.send(OrderCommands.deliver(id, request), caller);
         }).map(reply -> answer(reply, null));
     }
 
@@ -165,12 +156,10 @@ class OrdersController {
     @PostMapping("/{id}/approvals/{nodeId}")
     Mono<ResponseEntity<JsonNode>> decide(@PathVariable String id, @PathVariable String nodeId,
                                           @RequestBody(required = false) String body, ServerWebExchange exchange) {
-        return access.require(exchange, Role.APPROVER).flatMap(caller -> {
+        return access.caller(exchange).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.DECIDE_APPROVAL, body);
             requireOrderId(id);
-            String by = Access.decider(caller, optionalText(request, "by"));
-            return commands.send(new OrderCommand.DecideApproval(id, nodeId, request.get("decision").asString(), by,
-                    optionalText(request, "note")), caller);
+            return commands.send(OrderCommands.decide(caller, id, nodeId, request), caller);
         }).map(reply -> answer(reply, null));
     }
 
@@ -178,12 +167,10 @@ class OrdersController {
     @PostMapping("/{id}/cancel")
     Mono<ResponseEntity<JsonNode>> cancel(@PathVariable String id, @RequestBody(required = false) String body,
                                           ServerWebExchange exchange) {
-        return access.require(exchange, Role.OPERATOR).flatMap(caller -> {
+        return access.caller(exchange).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.CANCEL_ORDER, body);
             requireOrderId(id);
-            String reason = optionalText(request, "reason");
-            return commands.send(new OrderCommand.CancelOrder(id,
-                    reason == null || reason.isBlank() ? DEFAULT_CANCEL_REASON : reason), caller);
+            return commands.send(OrderCommands.cancel(Channel.API, id, request), caller);
         }).map(reply -> answer(reply, null));
     }
 

@@ -8,30 +8,25 @@ import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.internal.InternalApi;
 import io.orderflow.internal.InternalToken;
 import io.orderflow.schemas.json.Json;
-import io.orderflow.schemas.query.LocalQueryApi;
 import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.stereotype.Component;
-import org.springframework.web.util.DefaultUriBuilderFactory;
 import org.springframework.web.util.UriBuilder;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Interactive queries against the order-processor's internal HTTP API. Any instance answers: it forwards to the
- * owner of an order's key, and scatter-gathers a list across every instance. When the processor named by a URL runs
- * in this JVM (the standalone system), a read it answers locally ({@link LocalQueryApi}) skips the HTTP hop.
+ * owner of an order's key, and scatter-gathers a list across every instance. Where the processor runs in this JVM (the
+ * standalone system), its launcher gives the gateway a client with {@link InProcessReads}: a read of one order then
+ * goes straight to the processor's query routing instead of crossing HTTP twice. Lists stay on HTTP.
  *
  * <p>The instances are {@code PROCESSOR_URLS} (or {@code PROCESSOR_URL}). A read goes to the instance that answered
  * the last one; when that one cannot be reached or answers a 5xx (it is rebalancing, or cannot reach the key's
@@ -39,7 +34,6 @@ import tools.jackson.databind.JsonNode;
  * (resilience4j-retry). Every attempt shares the one {@link #TIMEOUT}. When no instance gives an answer, the read is a
  * 503 with {@code Retry-After} (with the last instance's own 503 message, such as rebalancing), never a 5xx passed on.
  */
-@Component
 public class ProcessorClient {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -52,9 +46,25 @@ public class ProcessorClient {
     private final Retry retry;
     /** The instance that answered last: reads start there, so a dead instance costs only the read that found it. */
     private final AtomicInteger preferred = new AtomicInteger();
-    private final DefaultUriBuilderFactory relative = new DefaultUriBuilderFactory();
+    private final InProcessReads inProcess;
 
+    /**
+     * The reads of one order that a processor in this JVM answers, as {@code GET /internal/orders/{id}} would: status
+     * and UTF-8 JSON body. Its query routing still forwards to the owner of the key over HTTP.
+     */
+    @FunctionalInterface
+    public interface InProcessReads {
+        Mono<ResponseEntity<byte[]>> order(String orderId);
+    }
+
+    /** A client that reads over HTTP only (a gateway of its own). */
     public ProcessorClient(GatewayProperties settings, InternalToken token) {
+        this(settings, token, null);
+    }
+
+    /** A client whose reads of one order go to {@code inProcess}, a processor in this JVM, when not null. */
+    public ProcessorClient(GatewayProperties settings, InternalToken token, InProcessReads inProcess) {
+        this.inProcess = inProcess;
         this.processorUrls = settings.processorUrls();
         // Each attempt gets its share of the whole timeout, so a read gives up within TIMEOUT however many there are.
         int attempts = Math.max(2, processorUrls.size());
@@ -71,12 +81,11 @@ public class ProcessorClient {
 
     /**
      * One order's live state as {@code GET /internal/orders/{id}} answers it: status and UTF-8 JSON body, passed on as
-     * they are. A read that this JVM's processor has already answered (its own store) is passed on at once; one it
-     * forwards to the owner of the key is waited for. Nothing is read before subscription.
+     * they are. A processor in this JVM answers it without HTTP. Nothing is read before subscription.
      */
     public Mono<ResponseEntity<byte[]>> order(String orderId) {
         Function<UriBuilder, URI> uri = b -> b.path(OrderQueries.ORDER).build(orderId);
-        return read(instance -> local(instance, uri).orElseGet(() -> apis.get(instance).getBytes(uri)));
+        return read(instance -> inProcess == null ? apis.get(instance).getBytes(uri) : inProcess(orderId));
     }
 
     /** GET on the internal API (lists, the approvals inbox), answered with the processor's status and JSON body. */
@@ -128,23 +137,12 @@ public class ProcessorClient {
         return FAILED;
     }
 
-    /** The read answered by the processor in this JVM, when the instance's URL names one. */
-    private Optional<Mono<ResponseEntity<byte[]>>> local(int instance, Function<UriBuilder, URI> uri) {
-        Optional<CompletionStage<LocalQueryApi.Answer>> answer = LocalQueryApi.at(processorUrls.get(instance))
-                .flatMap(local -> local.get(uri.apply(relative.builder())));
-        if (answer.isEmpty()) {
-            return Optional.empty();
-        }
-        CompletableFuture<LocalQueryApi.Answer> future = answer.get().toCompletableFuture();
-        if (future.isDone() && !future.isCompletedExceptionally()) {
-            return Optional.of(Mono.just(entity(future.join())));
-        }
-        return Optional.of(Mono.fromCompletionStage(future).map(ProcessorClient::entity)
+    /** A read of one order by the processor in this JVM; a failure other than an answer is the processor's 503. */
+    private Mono<ResponseEntity<byte[]>> inProcess(String orderId) {
+        return Mono.defer(() -> inProcess.order(orderId))
+                .map(answer -> ResponseEntity.status(answer.getStatusCode()).contentType(MediaType.APPLICATION_JSON)
+                        .body(answer.getBody()))
                 .timeout(TIMEOUT)
-                .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(UNAVAILABLE)));
-    }
-
-    private static ResponseEntity<byte[]> entity(LocalQueryApi.Answer answer) {
-        return ResponseEntity.status(answer.status()).contentType(MediaType.APPLICATION_JSON).body(answer.body());
+                .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(UNAVAILABLE));
     }
 }

@@ -4,12 +4,12 @@ import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiError;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.orders.OrderIds;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
-import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.signing.WebhookSignature;
 import io.swagger.v3.oas.annotations.Operation;
@@ -67,10 +67,8 @@ class SignedEventsController {
         if (!OrderIds.isOrderId(orderId)) {
             throw ApiException.notFound("Order " + orderId + " not found");
         }
-        JsonNode payload = request.has("payload") ? request.get("payload") : Json.object();
-        OrderCommand deliver = new OrderCommand.DeliverEvent(orderId,
-                request.get("event").asString(), payload);
-        return commands.send(deliver, Caller.SIGNED_REQUEST).map(SignedEventsController::answer);
+        return commands.send(OrderCommands.deliver(orderId, request), Caller.SIGNED_REQUEST)
+                .map(SignedEventsController::answer);
     }
 
     /** The agent's reply, except that an event nobody waits for yet is a conflict the sender can retry. */

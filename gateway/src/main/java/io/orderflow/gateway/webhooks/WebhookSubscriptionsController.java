@@ -2,7 +2,6 @@ package io.orderflow.gateway.webhooks;
 
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.caller.Access;
-import io.orderflow.gateway.caller.Role;
 import io.orderflow.gateway.internal.InternalApi;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
@@ -43,26 +42,22 @@ class WebhookSubscriptionsController {
 
     @Operation(operationId = "listWebhookSubscriptions")
     @GetMapping
-    Mono<ResponseEntity<String>> list(ServerWebExchange exchange) {
-        return access.require(exchange, Role.VIEWER)
-                .then(dispatcher.get(uri -> uri.path("/internal/subscriptions").build()));
+    Mono<ResponseEntity<String>> list() {
+        return dispatcher.get(uri -> uri.path("/internal/subscriptions").build());
     }
 
     @Operation(operationId = "createWebhookSubscription")
     @PostMapping
-    Mono<ResponseEntity<String>> create(@RequestBody(required = false) String body, ServerWebExchange exchange) {
-        return access.require(exchange, Role.OPERATOR)
-                .map(caller -> Json.write(validator.validate(RequestSchema.CREATE_WEBHOOK_SUBSCRIPTION, body)))
+    Mono<ResponseEntity<String>> create(@RequestBody(required = false) String body) {
+        return Mono.fromCallable(() -> Json.write(validator.validate(RequestSchema.CREATE_WEBHOOK_SUBSCRIPTION, body)))
                 .flatMap(valid -> dispatcher.exchange(HttpMethod.POST,
                         uri -> uri.path("/internal/subscriptions").build(), valid));
     }
 
     @Operation(operationId = "deleteWebhookSubscription")
     @DeleteMapping("/{id}")
-    Mono<ResponseEntity<String>> delete(@PathVariable String id, ServerWebExchange exchange) {
-        return access.require(exchange, Role.OPERATOR)
-                .then(dispatcher.exchange(HttpMethod.DELETE,
-                        uri -> uri.path("/internal/subscriptions/{id}").build(id), null));
+    Mono<ResponseEntity<String>> delete(@PathVariable String id) {
+        return dispatcher.exchange(HttpMethod.DELETE, uri -> uri.path("/internal/subscriptions/{id}").build(id), null);
     }
 
     /**
@@ -71,10 +66,9 @@ class WebhookSubscriptionsController {
      */
     @Operation(operationId = "rotateWebhookSubscriptionSecret")
     @PostMapping("/{id}/rotate-secret")
-    Mono<ResponseEntity<String>> rotateSecret(@PathVariable String id, ServerWebExchange exchange) {
-        return access.require(exchange, Role.OPERATOR)
-                .then(dispatcher.exchange(HttpMethod.POST,
-                        uri -> uri.path("/internal/subscriptions/{id}/rotate-secret").build(id), null));
+    Mono<ResponseEntity<String>> rotateSecret(@PathVariable String id) {
+        return dispatcher.exchange(HttpMethod.POST,
+                uri -> uri.path("/internal/subscriptions/{id}/rotate-secret").build(id), null);
     }
 
     /**
@@ -84,9 +78,9 @@ class WebhookSubscriptionsController {
     @Operation(operationId = "listWebhookDeliveries")
     @GetMapping("/{id}/deliveries")
     Mono<ResponseEntity<String>> deliveries(@PathVariable String id, ServerWebExchange exchange) {
-        return access.require(exchange, Role.VIEWER)
+        return access.caller(exchange)
                 .flatMap(caller -> dispatcher.get(uri -> uri.path("/internal/subscriptions/{id}/deliveries")
-                        .queryParam("reasons", Role.of(caller.role()).covers(Role.OPERATOR))
+                        .queryParam("reasons", Access.seesDeliveryRefusals(caller))
                         .build(id)));
     }
 }

@@ -2,32 +2,34 @@ package io.orderflow.gateway.caller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.orderflow.gateway.api.ApiException;
 import io.orderflow.schemas.commands.Caller;
+import java.util.List;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
-import reactor.test.StepVerifier;
 
+/** The checks beyond the route table; the route table itself is AuthMatrixTest's. */
 class AccessTest {
 
+    private static final Caller VIEWER = new Caller("token", "token:v", "viewer");
+    private static final Caller APPROVER = new Caller("person", "a@b.c", "approver");
+    private static final Caller OPERATOR = new Caller("password", null, "operator");
+
     @Test
-    void a_caller_below_the_needed_role_gets_403() {
-        Access access = new Access(exchange -> Mono.just(new Caller("token", "token:ci", "viewer")));
-        StepVerifier.create(access.require(null, Role.OPERATOR))
-                .expectErrorSatisfies(e -> {
-                    assertThat(((ApiException) e).status().value()).isEqualTo(403);
-                    assertThat(e.getMessage()).isEqualTo("This needs the Operator role.");
-                })
-                .verify();
-        StepVerifier.create(access.require(null, Role.VIEWER)).expectNextCount(1).verifyComplete();
+    void only_operators_deliver_from_the_chat_see_delivery_refusals_and_readiness() {
+        for (Caller below : List.of(VIEWER, APPROVER)) {
+            assertThat(Access.mayDeliverFromChat(below)).isFalse();
+            assertThat(Access.seesDeliveryRefusals(below)).isFalse();
+            assertThat(Access.seesReadiness(below)).isFalse();
+        }
+        assertThat(Access.mayDeliverFromChat(OPERATOR)).isTrue();
+        assertThat(Access.seesDeliveryRefusals(OPERATOR)).isTrue();
+        assertThat(Access.seesReadiness(Caller.OPEN)).isTrue();
     }
 
     @Test
-    void the_decider_is_the_callers_identity_except_for_open_and_password_callers() {
-        assertThat(Access.decider(Caller.OPEN, null)).isEqualTo("api");
-        assertThat(Access.decider(Caller.OPEN, "dana")).isEqualTo("dana");
-        assertThat(Access.decider(new Caller("password", null, "operator"), "")).isEqualTo("api");
-        assertThat(Access.decider(new Caller("token", "token:ci", "approver"), "dana")).isEqualTo("token:ci");
-        assertThat(Access.decider(new Caller("person", "a@b.c", "approver"), "dana")).isEqualTo("a@b.c");
+    void a_socket_method_needs_its_role_or_a_higher_one() {
+        assertThat(Access.mayCall(VIEWER, Role.APPROVER)).isFalse();
+        assertThat(Access.mayCall(APPROVER, Role.APPROVER)).isTrue();
+        assertThat(Access.mayCall(APPROVER, Role.OPERATOR)).isFalse();
+        assertThat(Access.mayCall(OPERATOR, Role.APPROVER)).isTrue();
     }
 }

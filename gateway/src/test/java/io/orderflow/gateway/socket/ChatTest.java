@@ -405,6 +405,18 @@ class ChatTest {
     }
 
     @Test
+    void live_a_model_endpoint_that_fails_once_is_asked_again_within_the_timeout() {
+        String order = order("running", null, null);
+        model.script(Answer.status(503), Answer.content("{\"action\": \"reply\", \"reply\": \"All is well.\"}"));
+        try (SocketClient socket = open(live, order, bearer(token("viewer")))) {
+            socket.nextState();
+            assertThat(socket.call("chat", "{\"text\": \"status?\"}").get("result").get("reply").asString())
+                    .isEqualTo("All is well.");
+        }
+        assertThat(model.requests()).hasSize(2);
+    }
+
+    @Test
     void live_a_timeout_falls_back_to_the_heuristic() {
         String order = order("running", null, null);
         model.script(Answer.late(Duration.ofSeconds(4),

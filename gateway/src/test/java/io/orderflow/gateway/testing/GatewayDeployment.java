@@ -94,6 +94,11 @@ public final class GatewayDeployment implements AutoCloseable {
         return instances.get(index).getBean(type);
     }
 
+    /** The bean named {@code name} of the {@code index}th instance started, where several share its type. */
+    public <T> T bean(int index, String name, Class<T> type) {
+        return instances.get(index).getBean(name, type);
+    }
+
     public Clock clock() {
         return clock;
     }

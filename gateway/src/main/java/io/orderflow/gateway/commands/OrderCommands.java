@@ -1,0 +1,110 @@
+package io.orderflow.gateway.commands;
+
+import io.orderflow.schemas.commands.Caller;
+import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.json.Json;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The one translation from a caller's request to the command for the order's agent, whichever channel it came
+ * through: the REST routes, the order socket, the ops chat, a signed inbound event or mail intake. Requests arrive
+ * validated against their schema; what differs between channels is only the defaults the contract gives each one,
+ * which are named here.
+ */
+public final class OrderCommands {
+
+    /** The channel a request came through; it decides the defaults the contract gives an omitted field. */
+    public enum Channel {
+        /** {@code POST /api/v1/orders/...}: Cancel's {@code reason} defaults to {@code Cancelled via API}. */
+        API(API_CANCEL_REASON),
+        /** The order socket: {@code cancel(reason = 'Cancelled by operator')}. */
+        SOCKET(SOCKET_CANCEL_REASON),
+        /** The ops chat, whose cancel is a proposal that a person confirms on the order page. */
+        CHAT(CHAT_CANCEL_REASON);
+
+        private final String cancelReason;
+
+        Channel(String cancelReason) {
+            this.cancelReason = cancelReason;
+        }
+
+        /** The reason recorded for a cancel that gives none (or a blank one). */
+        public String cancelReason() {
+            return cancelReason;
+        }
+    }
+
+    /** The contract's default cancel reason of the REST route (Cancel). */
+    public static final String API_CANCEL_REASON = "Cancelled via API";
+    /** The contract's default cancel reason of the order socket's {@code cancel} method. */
+    public static final String SOCKET_CANCEL_REASON = "Cancelled by operator";
+    /** The reason of a chat cancel proposal the model gave none for. */
+    public static final String CHAT_CANCEL_REASON = "Cancelled from the ops chat";
+    /** The decider recorded for the shared password or an open deployment when the body gives no {@code by}. */
+    public static final String DEFAULT_DECIDER = "api";
+    /** The {@code source} the chat's {@code deliver_event} adds to a payload that names none. */
+    public static final String CHAT_EVENT_SOURCE = "chat";
+
+    private OrderCommands() {
+    }
+
+    /**
+     * Deliver an event from a validated {@code { event, payload? }} body (REST, socket, signed inbound events).
+     * An omitted payload is an empty object.
+     */
+    public static OrderCommand.DeliverEvent deliver(String orderId, JsonNode request) {
+        return new OrderCommand.DeliverEvent(orderId, request.get("event").asString(),
+                request.has("payload") ? request.get("payload") : Json.object());
+    }
+
+    /** The chat's {@code deliver_event}: the payload the model gave, marked {@code source: chat} unless it says. */
+    public static OrderCommand.DeliverEvent chatDeliver(String orderId, String event, JsonNode payload) {
+        ObjectNode marked = payload instanceof ObjectNode given ? given.deepCopy() : Json.object();
+        if (!marked.has("source")) {
+            marked.put("source", CHAT_EVENT_SOURCE);
+        }
+        return new OrderCommand.DeliverEvent(orderId, event, marked);
+    }
+
+    /**
+     * Decide an approval from a validated {@code { decision, by?, note? }} body, with the decider resolved from
+     * {@code caller} (see {@link #decider}).
+     */
+    public static OrderCommand.DecideApproval decide(Caller caller, String orderId, String nodeId, JsonNode request) {
+        return new OrderCommand.DecideApproval(orderId, nodeId, request.get("decision").asString(),
+                decider(caller, text(request, "by")), text(request, "note"));
+    }
+
+    /** Cancel from a validated {@code { reason? }} body, with {@code channel}'s default reason. */
+    public static OrderCommand.CancelOrder cancel(Channel channel, String orderId, JsonNode request) {
+        return new OrderCommand.CancelOrder(orderId, reason(channel, text(request, "reason")));
+    }
+
+    /** The reason a cancel records: the given one, or {@code channel}'s default when it is missing or blank. */
+    public static String reason(Channel channel, String given) {
+        return given == null || given.isBlank() ? channel.cancelReason() : given;
+    }
+
+    /**
+     * The decider recorded for an approval: the caller's identity, except for the shared password and an open
+     * deployment, where the body's {@code by} is honoured and defaults to {@value #DEFAULT_DECIDER}.
+     */
+    public static String decider(Caller caller, String requestedBy) {
+        boolean anonymous = "open".equals(caller.kind()) || "password".equals(caller.kind());
+        if (anonymous || caller.identity() == null) {
+            return requestedBy == null || requestedBy.isBlank() ? DEFAULT_DECIDER : requestedBy;
+        }
+        return caller.identity();
+    }
+
+    /** The caller of a mail intake's start: {@code mail:<sender>}, acting as an operator. */
+    public static Caller mailSender(String sender) {
+        return new Caller("mail", "mail:" + sender, "operator");
+    }
+
+    private static String text(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        return value == null || value.isNull() ? null : value.asString();
+    }
+}
