@@ -57,6 +57,14 @@ class WebhookSubscriptionsController {
                         uri -> uri.path("/internal/subscriptions").build(), valid));
     }
 
+    /** One subscription as the list shows it, with its {@code health} and {@code lastSuccessAt}. */
+    @Operation(operationId = "getWebhookSubscription")
+    @GetMapping("/{id}")
+    Mono<ResponseEntity<String>> get(@PathVariable String id, ServerWebExchange exchange) {
+        return access.require(exchange, Role.VIEWER)
+                .then(dispatcher.get(uri -> uri.path("/internal/subscriptions/{id}").build(id)));
+    }
+
     @Operation(operationId = "deleteWebhookSubscription")
     @DeleteMapping("/{id}")
     Mono<ResponseEntity<String>> delete(@PathVariable String id, ServerWebExchange exchange) {
@@ -88,5 +96,33 @@ class WebhookSubscriptionsController {
                 .flatMap(caller -> dispatcher.get(uri -> uri.path("/internal/subscriptions/{id}/deliveries")
                         .queryParam("reasons", Role.of(caller.role()).covers(Role.OPERATOR))
                         .build(id)));
+    }
+
+    /**
+     * Sends one settled delivery again, with its id, as a new attempt in its record; answers {@code {delivery}} once
+     * the subscriber answered (or the attempt timed out). 409 while the delivery is pending (its retries run).
+     */
+    @Operation(operationId = "redeliverWebhookDelivery")
+    @PostMapping("/{id}/deliveries/{deliveryId}/redeliver")
+    Mono<ResponseEntity<String>> redeliver(@PathVariable String id, @PathVariable String deliveryId,
+                                           ServerWebExchange exchange) {
+        return access.require(exchange, Role.OPERATOR)
+                .then(dispatcher.exchange(HttpMethod.POST, uri -> uri
+                        .path("/internal/subscriptions/{id}/deliveries/{deliveryId}/redeliver")
+                        .build(id, deliveryId), null));
+    }
+
+    /**
+     * Sends the subscription every order event of {@code [since, until)} again that its filter matches; answers
+     * {@code {count}}. Bounded and rate-limited by the dispatcher (429 with {@code Retry-After}).
+     */
+    @Operation(operationId = "replayWebhookDeliveries")
+    @PostMapping("/{id}/replay")
+    Mono<ResponseEntity<String>> replay(@PathVariable String id, @RequestBody(required = false) String body,
+                                        ServerWebExchange exchange) {
+        return access.require(exchange, Role.OPERATOR)
+                .map(caller -> Json.write(validator.validate(RequestSchema.REPLAY_WEBHOOK_DELIVERIES, body)))
+                .flatMap(valid -> dispatcher.exchange(HttpMethod.POST,
+                        uri -> uri.path("/internal/subscriptions/{id}/replay").build(id), valid));
     }
 }
