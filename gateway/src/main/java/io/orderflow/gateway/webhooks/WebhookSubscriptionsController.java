@@ -9,6 +9,7 @@ import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.internal.InternalToken;
 import io.orderflow.schemas.json.Json;
 import io.swagger.v3.oas.annotations.Operation;
+import java.time.Duration;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -30,15 +31,24 @@ import reactor.core.publisher.Mono;
 @RequestMapping("/api/v1/webhook-subscriptions")
 class WebhookSubscriptionsController {
 
+    private static final Duration RESEND_TIMEOUT = Duration.ofSeconds(30);
+
     private final Access access;
     private final RequestValidator validator;
     private final InternalApi dispatcher;
+    /**
+     * For redeliver and replay, which answer only once the subscriber has (up to the dispatcher's 10 s request
+     * timeout) or the window is read: a longer wait than other calls, so the gateway does not give up on a request
+     * that is being carried out.
+     */
+    private final InternalApi resend;
 
     WebhookSubscriptionsController(Access access, RequestValidator validator, GatewayProperties settings,
                                    InternalToken token) {
         this.access = access;
         this.validator = validator;
         this.dispatcher = new InternalApi(settings.dispatcherUrl(), "webhook dispatcher", token);
+        this.resend = new InternalApi(settings.dispatcherUrl(), "webhook dispatcher", token, RESEND_TIMEOUT);
     }
 
     @Operation(operationId = "listWebhookSubscriptions")
@@ -107,7 +117,7 @@ class WebhookSubscriptionsController {
     Mono<ResponseEntity<String>> redeliver(@PathVariable String id, @PathVariable String deliveryId,
                                            ServerWebExchange exchange) {
         return access.require(exchange, Role.OPERATOR)
-                .then(dispatcher.exchange(HttpMethod.POST, uri -> uri
+                .then(resend.exchange(HttpMethod.POST, uri -> uri
                         .path("/internal/subscriptions/{id}/deliveries/{deliveryId}/redeliver")
                         .build(id, deliveryId), null));
     }
@@ -122,7 +132,7 @@ class WebhookSubscriptionsController {
                                         ServerWebExchange exchange) {
         return access.require(exchange, Role.OPERATOR)
                 .map(caller -> Json.write(validator.validate(RequestSchema.REPLAY_WEBHOOK_DELIVERIES, body)))
-                .flatMap(valid -> dispatcher.exchange(HttpMethod.POST,
+                .flatMap(valid -> resend.exchange(HttpMethod.POST,
                         uri -> uri.path("/internal/subscriptions/{id}/replay").build(id), valid));
     }
 }

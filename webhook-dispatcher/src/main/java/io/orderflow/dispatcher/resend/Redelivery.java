@@ -87,7 +87,7 @@ public class Redelivery {
                                 delivery.orderId(), delivery.payload(),
                                 outcome.delivered() ? DeliveryStatus.DELIVERED : DeliveryStatus.FAILED,
                                 delivery.attempts() + 1, outcome.status(), outcome.error(), delivery.createdAt(),
-                                outcome.delivered() ? clock.millis() : delivery.deliveredAt());
+                                outcome.delivered() ? Long.valueOf(clock.millis()) : delivery.deliveredAt());
                         log.info("Delivery {} redelivered on request: {}", deliveryId,
                                 outcome.delivered() ? "delivered" : outcome.error());
                         return deliveries.record(attempt);

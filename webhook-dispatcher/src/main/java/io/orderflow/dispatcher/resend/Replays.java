@@ -54,8 +54,11 @@ public class Replays {
 
     private static final Logger log = LoggerFactory.getLogger(Replays.class);
 
-    /** How long reading the window may take before the replay gives up, having sent nothing. */
-    private static final Duration READ_BUDGET = Duration.ofSeconds(60);
+    /**
+     * How long reading the window may take before the replay gives up, having sent nothing: well within the 30 s the
+     * gateway waits for the answer. {@code replayMaxEvents} records take far less.
+     */
+    private static final Duration READ_BUDGET = Duration.ofSeconds(20);
 
     /** What came of a request. */
     public sealed interface Result {

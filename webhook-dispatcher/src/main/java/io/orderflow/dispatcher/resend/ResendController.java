@@ -63,14 +63,16 @@ public class ResendController {
         return Mono.fromCallable(() -> replays.replay(id, WebhookReplayRules.instant(body.get("since").asString()),
                         until == null ? null : WebhookReplayRules.instant(until.asString())))
                 .subscribeOn(Schedulers.boundedElastic())
-                .map(result -> switch (result) {
+                .<ResponseEntity<Object>>map(result -> switch (result) {
                     case Replays.NotFound notFound -> error(HttpStatus.NOT_FOUND, notFound.error());
                     case Replays.Refused refused -> error(HttpStatus.BAD_REQUEST, refused.error());
                     case Replays.Limited limited -> ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
                             .header(HttpHeaders.RETRY_AFTER, String.valueOf(limited.retryAfterSeconds()))
                             .<Object>body(Map.of("error", limited.error()));
                     case Replays.Done done -> ResponseEntity.ok(Map.of("count", done.count()));
-                });
+                })
+                .onErrorResume(failure -> Mono.just(error(HttpStatus.SERVICE_UNAVAILABLE,
+                        "The replay could not be carried out: " + failure.getMessage())));
     }
 
     private static ResponseEntity<Object> error(HttpStatus status, String message) {

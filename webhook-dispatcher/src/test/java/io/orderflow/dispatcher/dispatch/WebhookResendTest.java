@@ -60,42 +60,52 @@ class WebhookResendTest {
 
     @Test
     void aFailedDeliveryIsRedeliveredWithTheSameIdAsANewAttempt() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.failing(1, 500));
+        TestReceiver receiver = receiver(TestReceiver.failing(2, 500));
         String subscription = dispatcher.subscribe(receiver, null);
         // Given a delivery that failed: its event allows no retry, and the receiver answered 500.
         OrderEvent paid = event("order.paid", newOrderId(), "ord.1:pay:2", 0);
         dispatcher.publish(paid, null);
         String deliveryId = DeliveryIds.of(paid.orderId(), paid.step(), subscription);
+        String redeliver = "/internal/subscriptions/" + subscription + "/deliveries/" + deliveryId + "/redeliver";
         await().atMost(WAIT).untilAsserted(() ->
                 assertThat(dispatcher.delivery(subscription, deliveryId).get("status").asString()).isEqualTo("failed"));
 
-        // When an operator redelivers it,
-        Answer answer = dispatcher.call("POST",
-                "/internal/subscriptions/" + subscription + "/deliveries/" + deliveryId + "/redeliver", null);
+        // When an operator redelivers it while the receiver still fails, the record shows a second failed attempt;
+        Answer failedAgain = dispatcher.call("POST", redeliver, null);
+        assertThat(failedAgain.status()).as(failedAgain.body().toString()).isEqualTo(200);
+        JsonNode second = failedAgain.body().get("delivery");
+        assertThat(second.get("status").asString()).isEqualTo("failed");
+        assertThat(second.get("attempts").asInt()).isEqualTo(2);
+        assertThat(second.get("responseStatus").asInt()).isEqualTo(500);
+        assertThat(second.get("lastError").asString()).isEqualTo("HTTP 500");
+        assertThat(second.get("deliveredAt").isNull()).isTrue();
 
-        // then the receiver gets the same delivery again, and the record shows the new attempt.
+        // and once it answers, the third attempt is delivered.
+        Answer answer = dispatcher.call("POST", redeliver, null);
         assertThat(answer.status()).as(answer.body().toString()).isEqualTo(200);
         JsonNode delivery = answer.body().get("delivery");
         assertThat(delivery.get("id").asString()).isEqualTo(deliveryId);
         assertThat(delivery.get("status").asString()).isEqualTo("delivered");
-        assertThat(delivery.get("attempts").asInt()).isEqualTo(2);
+        assertThat(delivery.get("attempts").asInt()).isEqualTo(3);
         assertThat(delivery.get("responseStatus").asInt()).isEqualTo(200);
         assertThat(delivery.get("lastError").isNull()).isTrue();
+        assertThat(delivery.get("deliveredAt").asLong()).isPositive();
+        // The receiver got the same delivery each time: same id, same body, signed.
         List<Received> received = receiver.received();
-        assertThat(received).hasSize(2).allMatch(Received::signatureValid);
+        assertThat(received).hasSize(3).allMatch(Received::signatureValid);
         assertThat(received).extracting(Received::deliveryId).containsOnly(deliveryId);
-        assertThat(received.get(1).rawBody()).isEqualTo(received.get(0).rawBody());
+        assertThat(received).extracting(Received::rawBody)
+                .allSatisfy(body -> assertThat(body).isEqualTo(received.getFirst().rawBody()));
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             JsonNode listed = dispatcher.delivery(subscription, deliveryId);
             assertThat(listed.get("status").asString()).isEqualTo("delivered");
-            assertThat(listed.get("attempts").asInt()).isEqualTo(2);
+            assertThat(listed.get("attempts").asInt()).isEqualTo(3);
         });
 
         // A delivered one may be sent again too: one more attempt.
-        Answer again = dispatcher.call("POST",
-                "/internal/subscriptions/" + subscription + "/deliveries/" + deliveryId + "/redeliver", null);
-        assertThat(again.body().get("delivery").get("attempts").asInt()).isEqualTo(3);
-        assertThat(receiver.received()).hasSize(3);
+        Answer again = dispatcher.call("POST", redeliver, null);
+        assertThat(again.body().get("delivery").get("attempts").asInt()).isEqualTo(4);
+        assertThat(receiver.received()).hasSize(4);
     }
 
     @Test
