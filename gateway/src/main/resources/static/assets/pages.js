@@ -469,13 +469,32 @@ export function webhooksPage(main) {
       mount(deliveries, h('p', { class: 'muted' }, 'Loading deliveries…'));
       try {
         const { deliveries: rows } = await api(`/api/v1/webhook-subscriptions/${encodeURIComponent(s.id)}/deliveries`);
-        mount(deliveries, table(['Event', 'Order', 'Status', 'Attempts', 'Response', 'Last error', 'Created', 'Delivered'],
-          rows.map((d) => h('tr', {}, h('td', {}, d.event), h('td', {}, d.orderId ? orderLink({ id: d.orderId }) : ''),
+        const operator = can('operator');
+        const headers = ['Event', 'Order', 'Status', 'Attempts', 'Response', 'Last error', 'Created', 'Delivered'];
+        mount(deliveries, table(operator ? [...headers, ''] : headers,
+          rows.map((d) => h('tr', { 'data-delivery': d.id }, h('td', {}, d.event),
+            h('td', {}, d.orderId ? orderLink({ id: d.orderId }) : ''),
             h('td', {}, badge(d.status)), h('td', { class: 'num' }, String(d.attempts ?? 0)),
             h('td', {}, d.responseStatus ? String(d.responseStatus) : '—'), h('td', {}, d.lastError || ''),
-            h('td', {}, timeEl(d.createdAt)), h('td', {}, timeEl(d.deliveredAt)))), 'No deliveries yet.'));
+            h('td', {}, timeEl(d.createdAt)), h('td', {}, timeEl(d.deliveredAt)),
+            operator ? h('td', {}, d.status === 'failed' ? redeliverButton(d) : null) : null)), 'No deliveries yet.'));
       } catch (e) { mount(deliveries, errorBox(e)); }
     };
+    // Sends a failed delivery again (same id, one more attempt) and says what the subscriber answered; a refusal
+    // (unknown, still pending, dispatcher down) goes to the alert tray.
+    const redeliverButton = (d) => h('button', {
+      type: 'button', class: 'secondary', onclick: (e) => act(e.currentTarget, null, async () => {
+        const path = `/api/v1/webhook-subscriptions/${encodeURIComponent(s.id)}/deliveries/${encodeURIComponent(d.id)}`;
+        const { delivery } = await api(`${path}/redeliver`, { method: 'POST' });
+        const attempt = `attempt ${delivery.attempts}`;
+        mount(status, delivery.status === 'delivered'
+          ? h('span', { class: 'notice', role: 'status' },
+            `Redelivered ${delivery.id}: delivered (HTTP ${delivery.responseStatus}), ${attempt}.`)
+          : h('span', { class: 'error', role: 'alert' },
+            `Redelivery of ${delivery.id} failed: ${delivery.lastError}, ${attempt}.`));
+        showDeliveries();
+      }),
+    }, 'Redeliver');
     const toggle = h('button', {
       type: 'button', class: 'secondary', 'aria-expanded': open.has(s.id) ? 'true' : 'false',
       onclick: () => {
@@ -485,7 +504,11 @@ export function webhooksPage(main) {
     }, 'Deliveries');
     if (open.has(s.id)) showDeliveries();
     return h('section', { class: 'panel', 'data-subscription': s.id },
-      h('div', { class: 'row' }, h('strong', {}, s.url), h('span', { class: 'muted' }, s.id)),
+      h('div', { class: 'row' }, h('strong', {}, s.url), badge(s.health || 'ok', 'health'),
+        h('span', { class: 'muted' }, s.id)),
+      s.health === 'failing' ? h('p', { class: 'error' }, 'Its last deliveries all failed; they are still retried.',
+        s.lastSuccessAt ? ` Last success ${time(s.lastSuccessAt)}.` : ' No success yet.')
+        : (s.lastSuccessAt ? h('p', { class: 'muted' }, `Last success ${time(s.lastSuccessAt)}`) : null),
       h('p', {}, 'Events: ', (s.events || []).join(', '), s.createdAt ? ` · created ${time(s.createdAt)}` : ''),
       h('div', { class: 'row' }, toggle, can('operator') ? h('button', {
         type: 'button', class: 'danger', onclick: (e) => act(e.currentTarget, status, async () => {

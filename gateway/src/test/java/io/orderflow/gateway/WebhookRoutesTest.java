@@ -109,6 +109,59 @@ class WebhookRoutesTest extends GatewayIntegrationTest {
     }
 
     @Nested
+    class SendingAgain {
+
+        @Test
+        void a_redelivery_is_forwarded_and_its_answer_passed_through() {
+            http.post().uri("/api/v1/webhook-subscriptions/whs_known/deliveries/dlv_known/redeliver").exchange()
+                    .expectStatus().isOk()
+                    .expectBody().jsonPath("$.delivery.id").isEqualTo("dlv_known")
+                    .jsonPath("$.delivery.attempts").isEqualTo(7);
+            assertThat(DISPATCHER.received().getLast()).isEqualTo(new FakeDispatcher.Request("POST",
+                    "/internal/subscriptions/whs_known/deliveries/dlv_known/redeliver", ""));
+            http.post().uri("/api/v1/webhook-subscriptions/whs_known/deliveries/dlv_gone/redeliver").exchange()
+                    .expectStatus().isNotFound()
+                    .expectBody().json("{\"error\": \"Delivery dlv_gone not found\"}", true);
+            http.post().uri("/api/v1/webhook-subscriptions/whs_gone/deliveries/dlv_known/redeliver").exchange()
+                    .expectStatus().isNotFound()
+                    .expectBody().json("{\"error\": \"Subscription whs_gone not found\"}", true);
+        }
+
+        @Test
+        void a_replay_is_checked_forwarded_and_its_rate_limit_passed_through_with_retry_after() {
+            http.post().uri("/api/v1/webhook-subscriptions/whs_known/replay").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue("{\"since\": \"2026-11-26T06:00:00Z\"}").exchange()
+                    .expectStatus().isOk().expectBody().json("{\"count\": 3}", true);
+            assertThat(DISPATCHER.received().getLast()).isEqualTo(new FakeDispatcher.Request("POST",
+                    "/internal/subscriptions/whs_known/replay", "{\"since\":\"2026-11-26T06:00:00Z\"}"));
+            http.post().uri("/api/v1/webhook-subscriptions/whs_known/replay").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue("{\"since\": \"" + FakeDispatcher.RATE_LIMITED_SINCE + "\"}").exchange()
+                    .expectStatus().isEqualTo(429)
+                    .expectHeader().valueEquals("Retry-After", "42")
+                    .expectBody().jsonPath("$.error").isEqualTo(
+                            "A replay of whs_known ran less than 1 min ago; try again in 42 s");
+            int before = DISPATCHER.received().size();
+            for (String body : new String[] {"{}", "{\"since\": \"yesterday\"}",
+                    "{\"since\": \"2026-11-26T06:00:00Z\", \"until\": \"2026-11-26T05:00:00Z\"}",
+                    "{\"since\": \"2026-11-26T06:00:00Z\", \"count\": 5}"}) {
+                http.post().uri("/api/v1/webhook-subscriptions/whs_known/replay")
+                        .contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange()
+                        .expectStatus().isBadRequest()
+                        .expectBody().jsonPath("$.error").isEqualTo("Invalid request body")
+                        .jsonPath("$.issues").isNotEmpty();
+            }
+            assertThat(DISPATCHER.received()).hasSize(before);
+        }
+
+        @Test
+        void a_subscription_is_read_with_its_health() {
+            http.get().uri("/api/v1/webhook-subscriptions/whs_known").exchange().expectStatus().isOk()
+                    .expectBody().jsonPath("$.subscription.health").isEqualTo("failing");
+            http.get().uri("/api/v1/webhook-subscriptions/whs_gone").exchange().expectStatus().isNotFound();
+        }
+    }
+
+    @Nested
     class SignedEvents {
 
         private WebTestClient.ResponseSpec send(String body, String signature) {

@@ -306,6 +306,47 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void a_failed_delivery_is_redelivered_from_the_webhooks_page_by_an_operator_only() {
+        // https to a loopback address is refused at once: the delivery fails on its first attempt, with no retry.
+        JsonNode created = Json.MAPPER.readTree(http.post().uri("/api/v1/webhook-subscriptions")
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"url\": \"https://127.0.0.1:9/redeliver-hook\", \"events\": [\"order.cancelled\"]}")
+                .exchange().expectStatus().isCreated().expectBody().returnResult().getResponseBody());
+        String subscriptionId = created.get("subscription").get("id").asString();
+        try {
+            String orderId = waitingForApproval();
+            http.post().uri("/api/v1/orders/" + orderId + "/cancel").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue("{}").exchange().expectStatus().isOk();
+            By subscription = By.cssSelector("section[data-subscription='" + subscriptionId + "']");
+            By failedRow = By.xpath(".//tr[@data-delivery][.//span[contains(@class,'badge') and text()='failed']]");
+
+            WebDriver viewer = signedIn(VIEWER);
+            open(viewer, "/webhooks");
+            WebElement seen = wait(viewer).until(ExpectedConditions.presenceOfElementLocated(subscription));
+            assertThat(seen.findElement(By.cssSelector(".badge.health")).getText()).isEqualTo("ok");
+            seen.findElement(By.xpath(".//button[text()='Deliveries']")).click();
+            wait(viewer).until(ExpectedConditions.presenceOfNestedElementLocatedBy(seen, failedRow));
+            assertThat(seen.findElements(By.xpath(".//button[text()='Redeliver']"))).isEmpty();
+
+            WebDriver operator = signedIn(OPERATOR);
+            open(operator, "/webhooks");
+            WebElement section = wait(operator).until(ExpectedConditions.presenceOfElementLocated(subscription));
+            section.findElement(By.xpath(".//button[text()='Deliveries']")).click();
+            wait(operator).until(ExpectedConditions.presenceOfNestedElementLocatedBy(section, failedRow))
+                    .findElement(By.xpath(".//button[text()='Redeliver']")).click();
+            // The subscriber's answer is shown: here the address is refused again, the record's second attempt.
+            WebElement answer = wait(operator).until(ExpectedConditions.presenceOfNestedElementLocatedBy(section,
+                    By.cssSelector("[role=alert]")));
+            assertThat(answer.getText()).matches("Redelivery of dlv_\\w+ failed: refused: .+, attempt 2\\.");
+            wait(operator).until(ExpectedConditions.textToBePresentInElementLocated(
+                    By.cssSelector("section[data-subscription='" + subscriptionId + "'] tr[data-delivery] td.num"),
+                    "2"));
+        } finally {
+            http.delete().uri("/api/v1/webhook-subscriptions/" + subscriptionId).exchange().expectStatus().isOk();
+        }
+    }
+
+    @Test
     void a_viewer_sees_no_decision_buttons_and_a_forced_call_is_refused() {
         String orderId = waitingForApproval();
         WebDriver browser = signedIn(VIEWER);

@@ -45,7 +45,11 @@ public record DispatcherProperties(
         @DefaultValue("false") boolean allowPrivate,
         @DefaultValue("32") int connectionsPerHost,
         @DefaultValue("1s") Duration slowAfter,
-        @DefaultValue("24h") Duration rotationGrace) {
+        @DefaultValue("24h") Duration rotationGrace,
+        @DefaultValue("5") int failingAfter,
+        @DefaultValue("24h") Duration replayMaxWindow,
+        @DefaultValue("10000") int replayMaxEvents,
+        @DefaultValue("1m") Duration replayInterval) {
 
     /** How many retry topics there are: enough for a delivery's own retries and for any an event asks for. */
     public int retryTopics() {

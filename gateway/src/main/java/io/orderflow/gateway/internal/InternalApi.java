@@ -5,6 +5,7 @@ import io.orderflow.internal.InternalToken;
 import java.net.URI;
 import java.time.Duration;
 import java.util.function.Function;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -14,8 +15,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The internal HTTP API of another service (the processor's queries, the dispatcher's subscriptions). Answers are
- * passed through with their status and JSON body as they are; a service that cannot be reached, or does not answer
- * within 10 s, is a 503 with {@code Retry-After}. Every call carries {@code INTERNAL_TOKEN} when one is set.
+ * passed through with their status, JSON body and {@code Retry-After} (a rate limit's) as they are; a service that
+ * cannot be reached, or does not answer within 10 s, is a 503 with {@code Retry-After}. Every call carries {@code INTERNAL_TOKEN} when one is set.
  */
 public final class InternalApi {
 
@@ -58,8 +59,13 @@ public final class InternalApi {
 
     private <T> Mono<ResponseEntity<T>> answer(WebClient.RequestHeadersSpec<?> request, Class<T> type, T empty) {
         return request.exchangeToMono(response -> response.bodyToMono(type).defaultIfEmpty(empty)
-                        .map(answer -> ResponseEntity.status(response.statusCode())
-                                .contentType(MediaType.APPLICATION_JSON).body(answer)))
+                        .map(answer -> {
+                            ResponseEntity.BodyBuilder entity = ResponseEntity.status(response.statusCode())
+                                    .contentType(MediaType.APPLICATION_JSON);
+                            response.headers().header(HttpHeaders.RETRY_AFTER).stream().findFirst()
+                                    .ifPresent(wait -> entity.header(HttpHeaders.RETRY_AFTER, wait));
+                            return entity.body(answer);
+                        }))
                 .timeout(timeout)
                 .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(unavailable));
     }

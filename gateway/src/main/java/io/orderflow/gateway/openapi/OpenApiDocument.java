@@ -42,17 +42,18 @@ class OpenApiDocument {
 
     private static final String JSON = "application/json";
     private static final Pattern REFERENCE = Pattern.compile("#/components/schemas/([^\"/]+)");
-    private static final Map<String, RequestSchema> REQUEST_BODIES = Map.of(
-            "startOrder", RequestSchema.START_ORDER,
-            "deliverEvent", RequestSchema.DELIVER_EVENT,
-            "decideApproval", RequestSchema.DECIDE_APPROVAL,
-            "cancelOrder", RequestSchema.CANCEL_ORDER,
-            "createWebhookSubscription", RequestSchema.CREATE_WEBHOOK_SUBSCRIPTION,
-            "receiveSignedEvent", RequestSchema.SIGNED_EVENT,
-            "signIn", RequestSchema.SIGN_IN,
-            "addPerson", RequestSchema.ADD_PERSON,
-            "updatePerson", RequestSchema.UPDATE_PERSON,
-            "createToken", RequestSchema.CREATE_TOKEN);
+    private static final Map<String, RequestSchema> REQUEST_BODIES = Map.ofEntries(
+            Map.entry("startOrder", RequestSchema.START_ORDER),
+            Map.entry("deliverEvent", RequestSchema.DELIVER_EVENT),
+            Map.entry("decideApproval", RequestSchema.DECIDE_APPROVAL),
+            Map.entry("cancelOrder", RequestSchema.CANCEL_ORDER),
+            Map.entry("createWebhookSubscription", RequestSchema.CREATE_WEBHOOK_SUBSCRIPTION),
+            Map.entry("receiveSignedEvent", RequestSchema.SIGNED_EVENT),
+            Map.entry("signIn", RequestSchema.SIGN_IN),
+            Map.entry("addPerson", RequestSchema.ADD_PERSON),
+            Map.entry("updatePerson", RequestSchema.UPDATE_PERSON),
+            Map.entry("createToken", RequestSchema.CREATE_TOKEN),
+            Map.entry("replayWebhookDeliveries", RequestSchema.REPLAY_WEBHOOK_DELIVERIES));
 
     /** Swagger's own mapper for OpenAPI 3.1 models (Jackson 2, inside swagger-core). */
     private final ObjectMapper swagger = Json31.mapper();

@@ -18,7 +18,8 @@ public enum RequestSchema {
     SIGN_IN("SignInRequest", ApiRequest.SIGN_IN),
     ADD_PERSON("AddPersonRequest", ApiRequest.ADD_PERSON),
     UPDATE_PERSON("UpdatePersonRequest", ApiRequest.UPDATE_PERSON),
-    CREATE_TOKEN("CreateTokenRequest", ApiRequest.CREATE_TOKEN);
+    CREATE_TOKEN("CreateTokenRequest", ApiRequest.CREATE_TOKEN),
+    REPLAY_WEBHOOK_DELIVERIES("ReplayWebhookDeliveriesRequest", ApiRequest.REPLAY_WEBHOOK_DELIVERIES);
 
     private final String componentName;
     private final ApiRequest request;

@@ -8,6 +8,7 @@ import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.internal.InternalToken;
 import io.orderflow.schemas.json.Json;
 import io.swagger.v3.oas.annotations.Operation;
+import java.time.Duration;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -29,15 +30,24 @@ import reactor.core.publisher.Mono;
 @RequestMapping("/api/v1/webhook-subscriptions")
 class WebhookSubscriptionsController {
 
+    private static final Duration RESEND_TIMEOUT = Duration.ofSeconds(30);
+
     private final Access access;
     private final RequestValidator validator;
     private final InternalApi dispatcher;
+    /**
+     * For redeliver and replay, which answer only once the subscriber has (up to the dispatcher's 10 s request
+     * timeout) or the window is read: a longer wait than other calls, so the gateway does not give up on a request
+     * that is being carried out.
+     */
+    private final InternalApi resend;
 
     WebhookSubscriptionsController(Access access, RequestValidator validator, GatewayProperties settings,
                                    InternalToken token) {
         this.access = access;
         this.validator = validator;
         this.dispatcher = new InternalApi(settings.dispatcherUrl(), "webhook dispatcher", token);
+        this.resend = new InternalApi(settings.dispatcherUrl(), "webhook dispatcher", token, RESEND_TIMEOUT);
     }
 
     @Operation(operationId = "listWebhookSubscriptions")
@@ -52,6 +62,14 @@ class WebhookSubscriptionsController {
         return Mono.fromCallable(() -> Json.write(validator.validate(RequestSchema.CREATE_WEBHOOK_SUBSCRIPTION, body)))
                 .flatMap(valid -> dispatcher.exchange(HttpMethod.POST,
                         uri -> uri.path("/internal/subscriptions").build(), valid));
+    }
+
+    /** One subscription as the list shows it, with its {@code health} and {@code lastSuccessAt}. */
+    @Operation(operationId = "getWebhookSubscription")
+    @GetMapping("/{id}")
+    Mono<ResponseEntity<String>> get(@PathVariable String id, ServerWebExchange exchange) {
+        return access.require(exchange, Role.VIEWER)
+                .then(dispatcher.get(uri -> uri.path("/internal/subscriptions/{id}").build(id)));
     }
 
     @Operation(operationId = "deleteWebhookSubscription")
@@ -82,5 +100,33 @@ class WebhookSubscriptionsController {
                 .flatMap(caller -> dispatcher.get(uri -> uri.path("/internal/subscriptions/{id}/deliveries")
                         .queryParam("reasons", Access.seesDeliveryRefusals(caller))
                         .build(id)));
+    }
+
+    /**
+     * Sends one settled delivery again, with its id, as a new attempt in its record; answers {@code {delivery}} once
+     * the subscriber answered (or the attempt timed out). 409 while the delivery is pending (its retries run).
+     */
+    @Operation(operationId = "redeliverWebhookDelivery")
+    @PostMapping("/{id}/deliveries/{deliveryId}/redeliver")
+    Mono<ResponseEntity<String>> redeliver(@PathVariable String id, @PathVariable String deliveryId,
+                                           ServerWebExchange exchange) {
+        return access.require(exchange, Role.OPERATOR)
+                .then(resend.exchange(HttpMethod.POST, uri -> uri
+                        .path("/internal/subscriptions/{id}/deliveries/{deliveryId}/redeliver")
+                        .build(id, deliveryId), null));
+    }
+
+    /**
+     * Sends the subscription every order event of {@code [since, until)} again that its filter matches; answers
+     * {@code {count}}. Bounded and rate-limited by the dispatcher (429 with {@code Retry-After}).
+     */
+    @Operation(operationId = "replayWebhookDeliveries")
+    @PostMapping("/{id}/replay")
+    Mono<ResponseEntity<String>> replay(@PathVariable String id, @RequestBody(required = false) String body,
+                                        ServerWebExchange exchange) {
+        return access.require(exchange, Role.OPERATOR)
+                .map(caller -> Json.write(validator.validate(RequestSchema.REPLAY_WEBHOOK_DELIVERIES, body)))
+                .flatMap(valid -> resend.exchange(HttpMethod.POST,
+                        uri -> uri.path("/internal/subscriptions/{id}/replay").build(id), valid));
     }
 }

@@ -240,6 +240,12 @@ class AuthMatrixTest {
             case "GET /api/v1/webhook-subscriptions" -> new Probe("/api/v1/webhook-subscriptions", "", 200);
             case "POST /api/v1/webhook-subscriptions" ->
                     new Probe("/api/v1/webhook-subscriptions", "{\"url\": \"https://example.com/hook\"}", 201);
+            case "GET /api/v1/webhook-subscriptions/{id}" ->
+                    new Probe("/api/v1/webhook-subscriptions/whs_known", "", 200);
+            case "POST /api/v1/webhook-subscriptions/{id}/deliveries/{deliveryId}/redeliver" ->
+                    new Probe("/api/v1/webhook-subscriptions/whs_known/deliveries/dlv_known/redeliver", "", 200);
+            case "POST /api/v1/webhook-subscriptions/{id}/replay" -> new Probe(
+                    "/api/v1/webhook-subscriptions/whs_known/replay", "{\"since\": \"2026-11-26T06:00:00Z\"}", 200);
             case "DELETE /api/v1/webhook-subscriptions/{id}" ->
                     new Probe("/api/v1/webhook-subscriptions/whs_known", "", 200);
             case "POST /api/v1/webhook-subscriptions/{id}/rotate-secret" ->

@@ -19,6 +19,9 @@ public final class FakeDispatcher implements AutoCloseable {
     public record Request(String method, String path, String body) {
     }
 
+    /** A replay with this {@code since} is answered as one refused by the rate limit: 429, {@code Retry-After: 42}. */
+    public static final String RATE_LIMITED_SINCE = "1999-01-01T00:00:00Z";
+
     private final HttpServer server;
     private final List<Request> received = new CopyOnWriteArrayList<>();
 
@@ -61,6 +64,23 @@ public final class FakeDispatcher implements AutoCloseable {
         } else if (!known) {
             status = 404;
             answer = "{\"error\": \"Subscription " + id + " not found\"}";
+        } else if (method.equals("GET") && parts.length == 4) {
+            status = 200;
+            answer = "{\"subscription\": {\"id\": \"whs_known\", \"url\": \"https://example.com/hook\","
+                    + " \"events\": [\"*\"], \"createdAt\": 1, \"health\": \"failing\", \"lastSuccessAt\": null}}";
+        } else if (method.equals("POST") && path.endsWith("/redeliver") && !path.contains("/dlv_known/")) {
+            status = 404;
+            answer = "{\"error\": \"Delivery " + parts[5] + " not found\"}";
+        } else if (method.equals("POST") && path.endsWith("/redeliver")) {
+            status = 200;
+            answer = "{\"delivery\": {\"id\": \"dlv_known\", \"status\": \"delivered\", \"attempts\": 7}}";
+        } else if (method.equals("POST") && path.endsWith("/replay") && body.contains(RATE_LIMITED_SINCE)) {
+            status = 429;
+            exchange.getResponseHeaders().set("retry-after", "42");
+            answer = "{\"error\": \"A replay of whs_known ran less than 1 min ago; try again in 42 s\"}";
+        } else if (method.equals("POST") && path.endsWith("/replay")) {
+            status = 200;
+            answer = "{\"count\": 3}";
         } else if (method.equals("POST") && path.endsWith("/rotate-secret")) {
             status = 200;
             answer = "{\"subscription\": {\"id\": \"whs_known\", \"url\": \"https://example.com/hook\","

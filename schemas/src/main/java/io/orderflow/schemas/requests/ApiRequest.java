@@ -29,7 +29,8 @@ public enum ApiRequest {
     SIGN_IN("sign-in.json", body -> List.of()),
     ADD_PERSON("add-person.json", body -> List.of()),
     UPDATE_PERSON("update-person.json", body -> List.of()),
-    CREATE_TOKEN("create-token.json", body -> List.of());
+    CREATE_TOKEN("create-token.json", body -> List.of()),
+    REPLAY_WEBHOOK_DELIVERIES("replay-webhook-deliveries.json", WebhookReplayRules::check);
 
     public static final String INVALID_BODY = "Invalid request body";
     public static final String INVALID_JSON = "Request body is not valid JSON";

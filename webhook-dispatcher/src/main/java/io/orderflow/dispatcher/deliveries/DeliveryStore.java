@@ -1,5 +1,6 @@
 package io.orderflow.dispatcher.deliveries;
 
+import io.orderflow.dispatcher.subscriptions.SubscriptionHealth;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.CompactedTopicView;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -36,12 +37,16 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
     /** Counts what {@link #record} writes, by outcome; absent where no meter registry is. */
     private final DeliveryMeters meters;
 
+    /** Told of every record read back, so each subscription's health follows its deliveries. */
+    private final SubscriptionHealth health;
+
     public DeliveryStore(KafkaTemplate<String, String> kafka, KafkaSettings kafkaProperties,
-                         ObjectProvider<DeliveryMeters> meters) {
+                         ObjectProvider<DeliveryMeters> meters, SubscriptionHealth health) {
         super(kafkaProperties, Topics.WEBHOOK_DELIVERIES.name(), new StringDeserializer(),
                 new StringDeserializer());
         this.kafka = kafka;
         this.meters = meters.getIfAvailable();
+        this.health = health;
     }
 
     @Override
@@ -58,6 +63,7 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
         Map<String, Delivery> deliveries =
                 bySubscription.computeIfAbsent(delivery.subscriptionId(), ignored -> new ConcurrentHashMap<>());
         deliveries.put(id, delivery);
+        health.observe(delivery, caughtUp().isDone());
         if (deliveries.size() > KEPT_PER_SUBSCRIPTION + LISTED) {
             deliveries.values().stream().sorted(NEWEST_FIRST).skip(KEPT_PER_SUBSCRIPTION).toList()
                     .forEach(old -> {

@@ -111,12 +111,7 @@ public class EventFanOut {
             log.debug("Delivery {} is already settled; not sending it again", deliveryId);
             return;
         }
-        ObjectNode payload = Json.object();
-        payload.put("id", deliveryId);
-        payload.put("event", event.event());
-        payload.put("occurredAt", event.occurredAt());
-        payload.put("orderId", event.orderId());
-        payload.set("data", event.data() == null ? Json.object() : event.data());
+        ObjectNode payload = DeliveryPayload.of(event, deliveryId);
         int retries = properties.retriesFor(event.retries());
         DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(), payload,
                 retries, clock.millis());

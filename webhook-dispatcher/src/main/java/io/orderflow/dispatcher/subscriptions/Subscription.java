@@ -50,4 +50,17 @@ public record Subscription(String id, String url, List<String> events, long crea
 
     public record View(String id, String url, List<String> events, long createdAt) {
     }
+
+    /** The subscription as the list and the read show it: with its health, never with its secret. */
+    public Shown shown(SubscriptionHealth.Status status) {
+        return new Shown(id, url, events, createdAt, status.health(), status.lastSuccessAt());
+    }
+
+    /**
+     * @param health        {@code ok} or {@code failing} (see {@link SubscriptionHealth})
+     * @param lastSuccessAt epoch milliseconds of the latest delivered attempt, {@code null} when none is known
+     */
+    public record Shown(String id, String url, List<String> events, long createdAt, String health,
+                        Long lastSuccessAt) {
+    }
 }

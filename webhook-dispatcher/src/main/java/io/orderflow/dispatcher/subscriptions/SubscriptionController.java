@@ -37,12 +37,15 @@ public class SubscriptionController {
 
     private final SubscriptionStore subscriptions;
     private final DeliveryStore deliveries;
+    private final SubscriptionHealth health;
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
 
-    public SubscriptionController(SubscriptionStore subscriptions, DeliveryStore deliveries, Clock clock) {
+    public SubscriptionController(SubscriptionStore subscriptions, DeliveryStore deliveries,
+                                  SubscriptionHealth health, Clock clock) {
         this.subscriptions = subscriptions;
         this.deliveries = deliveries;
+        this.health = health;
         this.clock = clock;
     }
 
@@ -82,9 +85,21 @@ public class SubscriptionController {
                 .map(saved -> ResponseEntity.ok(new Created(saved.view(), saved.secret())));
     }
 
+    /** Every subscription with its health ({@code ok} or {@code failing}) and {@code lastSuccessAt}. */
     @GetMapping
-    public Map<String, List<Subscription.View>> list() {
-        return Map.of("subscriptions", subscriptions.all().stream().map(Subscription::view).toList());
+    public Map<String, List<Subscription.Shown>> list() {
+        return Map.of("subscriptions", subscriptions.all().stream()
+                .map(subscription -> subscription.shown(health.of(subscription.id())))
+                .toList());
+    }
+
+    /** One subscription as the list shows it, as {@code {subscription}}. */
+    @GetMapping("/{id}")
+    public ResponseEntity<Object> get(@PathVariable String id) {
+        return subscriptions.find(id)
+                .<ResponseEntity<Object>>map(subscription -> ResponseEntity.ok(
+                        Map.of("subscription", subscription.shown(health.of(id)))))
+                .orElseGet(() -> notFound(id));
     }
 
     @DeleteMapping("/{id}")
@@ -93,6 +108,7 @@ public class SubscriptionController {
             return Mono.just(notFound(id));
         }
         return Mono.fromFuture(() -> subscriptions.delete(id))
+                .doOnSuccess(ignored -> health.forget(id))
                 .thenReturn(ResponseEntity.ok(Map.of("ok", true)));
     }
 
@@ -121,7 +137,7 @@ public class SubscriptionController {
                 view.attempts(), view.responseStatus(), REFUSED_FOR_VIEWERS, view.createdAt(), view.deliveredAt());
     }
 
-    private static ResponseEntity<Object> notFound(String id) {
+    static ResponseEntity<Object> notFound(String id) {
         return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", "Subscription " + id + " not found"));
     }
 

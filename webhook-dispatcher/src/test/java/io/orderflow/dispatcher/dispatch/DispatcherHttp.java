@@ -1,0 +1,153 @@
+package io.orderflow.dispatcher.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.orderflow.dispatcher.WebhookDispatcherApplication;
+import io.orderflow.kafka.testing.TestKafka;
+import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.topics.Topics;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A dispatcher on the test broker with the given settings, its internal API over HTTP, and a producer of order events:
+ * what the tests of redelivery, replay, health and signature compatibility share. Subscriptions made through it are
+ * deleted by {@link #deleteSubscriptions}.
+ */
+final class DispatcherHttp implements AutoCloseable {
+
+    /** One answer: status, {@code Retry-After} if any, and the JSON body. */
+    record Answer(int status, String retryAfter, JsonNode body) {
+    }
+
+    private final ConfigurableApplicationContext app;
+    private final KafkaProducer<String, String> producer;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+    private final List<String> subscriptions = new ArrayList<>();
+
+    DispatcherHttp(String... settings) {
+        String bootstrap = TestKafka.bootstrapServers();
+        app = WebhookDispatcherApplication.application().run(Stream.concat(Stream.of(
+                "--orderflow.kafka.bootstrap-servers=" + bootstrap,
+                "--server.port=0",
+                "--orderflow.dispatcher.topic-partitions=3",
+                "--orderflow.dispatcher.topic-replication=1",
+                "--orderflow.dispatcher.group-id=dispatcher-it-" + UUID.randomUUID()), Stream.of(settings))
+                .toArray(String[]::new));
+        base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
+        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                new StringSerializer(), new StringSerializer());
+    }
+
+    /** Subscribes {@code receiver} (all events when {@code events} is null) and lets it verify with the secret. */
+    String subscribe(TestReceiver receiver, List<String> events) throws Exception {
+        JsonNode created = subscribeForSecret(receiver, events);
+        receiver.verifyWith(created.get("secret").asString());
+        return created.get("subscription").get("id").asString();
+    }
+
+    /** The creation answer, {@code {subscription, secret}}. */
+    JsonNode subscribeForSecret(TestReceiver receiver, List<String> events) throws Exception {
+        ObjectNode body = Json.object();
+        body.put("url", receiver.url());
+        if (events != null) {
+            body.set("events", Json.tree(events));
+        }
+        Answer created = call("POST", "/internal/subscriptions", Json.write(body));
+        assertThat(created.status()).as(created.body().toString()).isEqualTo(201);
+        subscriptions.add(created.body().get("subscription").get("id").asString());
+        return created.body();
+    }
+
+    Answer call(String method, String path, String body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("content-type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        String text = response.body();
+        return new Answer(response.statusCode(), response.headers().firstValue("retry-after").orElse(null),
+                text.startsWith("{") ? Json.MAPPER.readTree(text) : Json.tree(Map.of("text", text)));
+    }
+
+    /** The raw text of a GET (the Prometheus page, say). */
+    String text(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    List<JsonNode> deliveries(String subscription) throws Exception {
+        List<JsonNode> list = new ArrayList<>();
+        call("GET", "/internal/subscriptions/" + subscription + "/deliveries", null).body().get("deliveries")
+                .forEach(list::add);
+        return list;
+    }
+
+    /** The subscription's delivery of {@code deliveryId}; fails as an assertion while there is none. */
+    JsonNode delivery(String subscription, String deliveryId) throws Exception {
+        return deliveries(subscription).stream().filter(d -> d.get("id").asString().equals(deliveryId))
+                .findFirst().orElseThrow(() -> new AssertionError("no delivery " + deliveryId + " yet"));
+    }
+
+    /** The subscription as the list shows it. */
+    JsonNode listed(String subscription) throws Exception {
+        for (JsonNode listed : call("GET", "/internal/subscriptions", null).body().get("subscriptions")) {
+            if (listed.get("id").asString().equals(subscription)) {
+                return listed;
+            }
+        }
+        throw new AssertionError("subscription " + subscription + " is not listed");
+    }
+
+    /** Publishes an event stamped {@code timestamp} (epoch ms; null: now) and waits for the broker to have it. */
+    void publish(OrderEvent event, Long timestamp) throws Exception {
+        producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), null, timestamp, event.orderId(),
+                Json.write(event))).get();
+    }
+
+    void deleteSubscriptions() throws Exception {
+        for (String subscription : subscriptions) {
+            call("DELETE", "/internal/subscriptions/" + subscription, null);
+        }
+        subscriptions.clear();
+    }
+
+    static OrderEvent event(String name, String orderId, String step, Integer retries) {
+        JsonNode data = Json.MAPPER.readTree("""
+                {"order": {"id": "%s", "type": "storefront_order", "title": "Storefront order", "customerId": "cus_1",
+                 "currency": "EUR", "subtotal": 100, "tax": 18.8, "total": 118.8, "fxRate": 0.92,
+                 "baseTotal": 129.13}}""".formatted(orderId));
+        return new OrderEvent(name, orderId, step, System.currentTimeMillis(), data, retries);
+    }
+
+    static String newOrderId() {
+        return "ord_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+        app.close();
+    }
+}

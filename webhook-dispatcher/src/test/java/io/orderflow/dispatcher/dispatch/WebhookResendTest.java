@@ -1,0 +1,272 @@
+package io.orderflow.dispatcher.dispatch;
+
+import static io.orderflow.dispatcher.dispatch.DispatcherHttp.event;
+import static io.orderflow.dispatcher.dispatch.DispatcherHttp.newOrderId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.orderflow.dispatcher.dispatch.DispatcherHttp.Answer;
+import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
+import io.orderflow.dispatcher.subscriptions.SubscriptionHealth;
+import io.orderflow.schemas.events.OrderEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Sending deliveries again and the health of subscriptions, on a real broker with real receivers on loopback.
+ * Retries wait a minute here, so none comes during a test: what a receiver gets is the first attempts, and what a
+ * redelivery or a replay sends. A subscription is failing after 3 failed deliveries.
+ */
+class WebhookResendTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private static DispatcherHttp dispatcher;
+    private final List<TestReceiver> receivers = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        dispatcher = new DispatcherHttp(
+                "--orderflow.dispatcher.backoff-initial=60s",
+                "--orderflow.dispatcher.request-timeout=3s",
+                "--orderflow.dispatcher.failing-after=3");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (dispatcher != null) {
+            dispatcher.close();
+        }
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        dispatcher.deleteSubscriptions();
+        receivers.forEach(TestReceiver::close);
+    }
+
+    // ---------------------------------------------------------------- redelivery
+
+    @Test
+    void aFailedDeliveryIsRedeliveredWithTheSameIdAsANewAttempt() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.failing(2, 500));
+        String subscription = dispatcher.subscribe(receiver, null);
+        // Given a delivery that failed: its event allows no retry, and the receiver answered 500.
+        OrderEvent paid = event("order.paid", newOrderId(), "ord.1:pay:2", 0);
+        dispatcher.publish(paid, null);
+        String deliveryId = DeliveryIds.of(paid.orderId(), paid.step(), subscription);
+        String redeliver = "/internal/subscriptions/" + subscription + "/deliveries/" + deliveryId + "/redeliver";
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(dispatcher.delivery(subscription, deliveryId).get("status").asString()).isEqualTo("failed"));
+
+        // When an operator redelivers it while the receiver still fails, the record shows a second failed attempt;
+        Answer failedAgain = dispatcher.call("POST", redeliver, null);
+        assertThat(failedAgain.status()).as(failedAgain.body().toString()).isEqualTo(200);
+        JsonNode second = failedAgain.body().get("delivery");
+        assertThat(second.get("status").asString()).isEqualTo("failed");
+        assertThat(second.get("attempts").asInt()).isEqualTo(2);
+        assertThat(second.get("responseStatus").asInt()).isEqualTo(500);
+        assertThat(second.get("lastError").asString()).isEqualTo("HTTP 500");
+        assertThat(second.get("deliveredAt").isNull()).isTrue();
+
+        // and once it answers, the third attempt is delivered.
+        Answer answer = dispatcher.call("POST", redeliver, null);
+        assertThat(answer.status()).as(answer.body().toString()).isEqualTo(200);
+        JsonNode delivery = answer.body().get("delivery");
+        assertThat(delivery.get("id").asString()).isEqualTo(deliveryId);
+        assertThat(delivery.get("status").asString()).isEqualTo("delivered");
+        assertThat(delivery.get("attempts").asInt()).isEqualTo(3);
+        assertThat(delivery.get("responseStatus").asInt()).isEqualTo(200);
+        assertThat(delivery.get("lastError").isNull()).isTrue();
+        assertThat(delivery.get("deliveredAt").asLong()).isPositive();
+        // The receiver got the same delivery each time: same id, same body, signed.
+        List<Received> received = receiver.received();
+        assertThat(received).hasSize(3).allMatch(Received::signatureValid);
+        assertThat(received).extracting(Received::deliveryId).containsOnly(deliveryId);
+        assertThat(received).extracting(Received::rawBody)
+                .allSatisfy(body -> assertThat(body).isEqualTo(received.getFirst().rawBody()));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            JsonNode listed = dispatcher.delivery(subscription, deliveryId);
+            assertThat(listed.get("status").asString()).isEqualTo("delivered");
+            assertThat(listed.get("attempts").asInt()).isEqualTo(3);
+        });
+
+        // A delivered one may be sent again too: one more attempt.
+        Answer again = dispatcher.call("POST", redeliver, null);
+        assertThat(again.body().get("delivery").get("attempts").asInt()).isEqualTo(4);
+        assertThat(receiver.received()).hasSize(4);
+    }
+
+    @Test
+    void redeliveryAnswers404ForAnUnknownSubscriptionOrDeliveryAnd409WhileRetriesAreUnderWay() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 503));
+        String subscription = dispatcher.subscribe(receiver, null);
+        OrderEvent shipped = event("order.shipped", newOrderId(), "ord.1:ship:3", null);
+        dispatcher.publish(shipped, null);
+        String deliveryId = DeliveryIds.of(shipped.orderId(), shipped.step(), subscription);
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(dispatcher.delivery(subscription, deliveryId).get("attempts").asInt()).isEqualTo(1));
+
+        Answer pending = dispatcher.call("POST",
+                "/internal/subscriptions/" + subscription + "/deliveries/" + deliveryId + "/redeliver", null);
+        assertThat(pending.status()).isEqualTo(409);
+        assertThat(pending.body().get("error").asString())
+                .isEqualTo("Delivery " + deliveryId + " is pending: its retries are under way");
+
+        Answer unknownDelivery = dispatcher.call("POST",
+                "/internal/subscriptions/" + subscription + "/deliveries/dlv_unknown/redeliver", null);
+        assertThat(unknownDelivery.status()).isEqualTo(404);
+        assertThat(unknownDelivery.body().get("error").asString()).isEqualTo("Delivery dlv_unknown not found");
+        Answer unknownSubscription = dispatcher.call("POST",
+                "/internal/subscriptions/whs_unknown/deliveries/" + deliveryId + "/redeliver", null);
+        assertThat(unknownSubscription.status()).isEqualTo(404);
+        assertThat(unknownSubscription.body().get("error").asString()).isEqualTo("Subscription whs_unknown not found");
+        assertThat(receiver.received()).hasSize(1);
+    }
+
+    // ---------------------------------------------------------------- replay
+
+    @Test
+    void aReplaySendsAgainTheEventsOfTheWindowThatTheFilterMatches() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.answering());
+        String subscription = dispatcher.subscribe(receiver, List.of("order.paid", "order.shipped"));
+        String orderId = newOrderId();
+        // Stamped around now, after whatever the topic holds already: before, in and after the window [t+1s, t+2s).
+        long t = System.currentTimeMillis();
+        OrderEvent before = event("order.paid", orderId, "ord.1:pay:1", null);
+        OrderEvent paid = event("order.paid", orderId, "ord.1:pay:2", null);
+        OrderEvent completed = event("order.completed", orderId, "ord.1:end:3", null);
+        OrderEvent shipped = event("order.shipped", orderId, "ord.1:ship:4", null);
+        OrderEvent after = event("order.shipped", orderId, "ord.1:ship:5", null);
+        dispatcher.publish(before, t);
+        dispatcher.publish(paid, t + 1000);
+        dispatcher.publish(completed, t + 1200);
+        dispatcher.publish(shipped, t + 1400);
+        dispatcher.publish(after, t + 2000);
+        // Given each matching event was delivered as it came (the completed one is not asked for),
+        await().atMost(WAIT).until(() -> dispatcher.deliveries(subscription).size() == 4 && dispatcher
+                .deliveries(subscription).stream().allMatch(d -> d.get("status").asString().equals("delivered")));
+        assertThat(receiver.received()).hasSize(4);
+
+        // when the window is replayed,
+        Answer answer = dispatcher.call("POST", "/internal/subscriptions/" + subscription + "/replay",
+                "{\"since\": \"%s\", \"until\": \"%s\"}".formatted(Instant.ofEpochMilli(t + 1000),
+                        Instant.ofEpochMilli(t + 2000)));
+
+        // then the two events in it that the filter matches are delivered again, with their ids, and nothing else.
+        assertThat(answer.status()).as(answer.body().toString()).isEqualTo(200);
+        assertThat(answer.body().get("count").asInt()).isEqualTo(2);
+        await().atMost(WAIT).until(() -> receiver.received().size() == 6);
+        assertThat(receiver.received().subList(4, 6)).extracting(Received::deliveryId).containsExactlyInAnyOrder(
+                DeliveryIds.of(orderId, paid.step(), subscription),
+                DeliveryIds.of(orderId, shipped.step(), subscription));
+        assertThat(receiver.received()).allMatch(Received::signatureValid);
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                .until(() -> receiver.received().size() == 6);
+    }
+
+    @Test
+    void aReplayIsRateLimitedBoundedAndChecked() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.answering());
+        String subscription = dispatcher.subscribe(receiver, null);
+        String path = "/internal/subscriptions/" + subscription + "/replay";
+        String lastMinute = "{\"since\": \"" + Instant.now().minusSeconds(60) + "\"}";
+
+        assertThat(dispatcher.call("POST", path, lastMinute).status()).isEqualTo(200);
+        Answer second = dispatcher.call("POST", path, lastMinute);
+        assertThat(second.status()).isEqualTo(429);
+        assertThat(second.body().get("error").asString())
+                .matches("A replay of " + subscription + " ran less than 1 min ago; try again in \\d+ s");
+        assertThat(Integer.parseInt(second.retryAfter())).isBetween(1, 60);
+
+        TestReceiver other = receiver(TestReceiver.answering());
+        String otherPath = "/internal/subscriptions/" + dispatcher.subscribe(other, null) + "/replay";
+        Answer tooLong = dispatcher.call("POST", otherPath,
+                "{\"since\": \"" + Instant.now().minus(Duration.ofHours(25)) + "\"}");
+        assertThat(tooLong.status()).isEqualTo(400);
+        assertThat(tooLong.body().get("error").asString())
+                .isEqualTo("The window is longer than 24 h, the most one replay may cover");
+        Answer noSince = dispatcher.call("POST", otherPath, "{\"until\": \"2026-11-26T06:00:00Z\"}");
+        assertThat(noSince.status()).isEqualTo(400);
+        assertThat(noSince.body().get("error").asString()).isEqualTo("Invalid request body");
+        assertThat(noSince.body().get("issues")).isNotEmpty();
+        Answer notAnInstant = dispatcher.call("POST", otherPath, "{\"since\": \"yesterday\"}");
+        assertThat(notAnInstant.status()).isEqualTo(400);
+        assertThat(notAnInstant.body().get("issues").get(0).get("path").asString()).isEqualTo("/since");
+        // Refused requests did not count: the other subscription may still replay.
+        assertThat(dispatcher.call("POST", otherPath, lastMinute).status()).isEqualTo(200);
+
+        Answer unknown = dispatcher.call("POST", "/internal/subscriptions/whs_unknown/replay", lastMinute);
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.body().get("error").asString()).isEqualTo("Subscription whs_unknown not found");
+    }
+
+    // ---------------------------------------------------------------- health
+
+    @Test
+    void aSubscriptionIsFailingAfterThreeFailedDeliveriesAndOkAfterASuccess() throws Exception {
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        Logger healthLog = (Logger) LoggerFactory.getLogger(SubscriptionHealth.class);
+        healthLog.addAppender(logs);
+        try {
+            TestReceiver receiver = receiver(TestReceiver.failing(3, 500));
+            String subscription = dispatcher.subscribe(receiver, null);
+            assertThat(dispatcher.listed(subscription).get("health").asString()).isEqualTo("ok");
+            assertThat(dispatcher.listed(subscription).get("lastSuccessAt").isNull()).isTrue();
+
+            // Two failed deliveries: still ok.
+            String orderId = newOrderId();
+            dispatcher.publish(event("order.paid", orderId, "ord.1:pay:1", null), null);
+            dispatcher.publish(event("order.invoiced", orderId, "ord.1:invoice:2", null), null);
+            await().atMost(WAIT).until(() -> receiver.received().size() == 2);
+            await().atMost(WAIT).until(() -> dispatcher.deliveries(subscription).stream()
+                    .filter(d -> d.get("attempts").asInt() == 1).count() == 2);
+            assertThat(dispatcher.listed(subscription).get("health").asString()).isEqualTo("ok");
+
+            // The third: failing, in the list, the read, the gauge and the log.
+            dispatcher.publish(event("order.shipped", orderId, "ord.1:ship:3", null), null);
+            await().atMost(WAIT).untilAsserted(() ->
+                    assertThat(dispatcher.listed(subscription).get("health").asString()).isEqualTo("failing"));
+            JsonNode read = dispatcher.call("GET", "/internal/subscriptions/" + subscription, null).body();
+            assertThat(read.get("subscription").get("health").asString()).isEqualTo("failing");
+            assertThat(dispatcher.text("/actuator/prometheus"))
+                    .containsPattern("(?m)^orderflow_webhook_subscriptions_failing\\{[^}]*} 1\\.0$");
+            assertThat(logs.list).extracting(ILoggingEvent::getFormattedMessage).anyMatch(line -> line.startsWith(
+                    "Webhook subscription " + subscription + " is failing: its last 3 deliveries failed"));
+
+            // One delivered: ok again, with when.
+            long beforeSuccess = System.currentTimeMillis();
+            dispatcher.publish(event("order.completed", orderId, "ord.1:end:4", null), null);
+            await().atMost(WAIT).untilAsserted(() -> {
+                JsonNode listed = dispatcher.listed(subscription);
+                assertThat(listed.get("health").asString()).isEqualTo("ok");
+                assertThat(listed.get("lastSuccessAt").asLong()).isGreaterThanOrEqualTo(beforeSuccess);
+            });
+            assertThat(dispatcher.text("/actuator/prometheus"))
+                    .containsPattern("(?m)^orderflow_webhook_subscriptions_failing\\{[^}]*} 0\\.0$");
+            assertThat(logs.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .anyMatch(line -> line.startsWith("Webhook subscription " + subscription + " recovered"));
+        } finally {
+            healthLog.detachAppender(logs);
+        }
+        Answer unknown = dispatcher.call("GET", "/internal/subscriptions/whs_unknown", null);
+        assertThat(unknown.status()).isEqualTo(404);
+    }
+
+    private TestReceiver receiver(TestReceiver receiver) {
+        receivers.add(receiver);
+        return receiver;
+    }
+}
