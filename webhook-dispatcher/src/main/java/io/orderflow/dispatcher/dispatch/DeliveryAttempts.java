@@ -90,10 +90,10 @@ public class DeliveryAttempts {
                         .thenApply(ignored -> null);
             }
             byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
-            long ticket = lanes.started(task.subscriptionId());
+            SubscriberLanes.Ticket ticket = lanes.started(task.subscriptionId());
             List<String> secrets = subscription.get().signingSecrets(clock.instant(), rotationGrace);
-            return sender.send(subscription.get().url(), secrets, task.event(), task.deliveryId(), body)
-                    .whenComplete((outcome, failure) -> lanes.finished(task.subscriptionId(), ticket))
+            return sender.send(subscription.get().url(), secrets, task.event(), task.deliveryId(), body, ticket::sent)
+                    .whenComplete((outcome, failure) -> lanes.finished(ticket))
                     .thenCompose(outcome -> settle(task, attempt, outcome));
         } catch (RuntimeException e) {
             // Not a subscriber failing (that is an expected outcome, logged in one line below) but a record that

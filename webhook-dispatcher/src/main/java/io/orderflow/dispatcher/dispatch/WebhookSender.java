@@ -18,6 +18,7 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.util.context.Context;
 
 /**
  * POSTs one signed delivery with Reactor Netty. Never blocks the caller: the answer (or its absence) arrives on the
@@ -42,6 +43,9 @@ public class WebhookSender implements AutoCloseable {
             return error != null && error.startsWith(AddressPolicy.REFUSED);
         }
     }
+
+    /** The context key of the callback {@link #send} runs when its request goes out. */
+    private static final String ON_SENT = WebhookSender.class.getName() + ".onSent";
 
     private final ConnectionProvider pool;
     private final HttpClient plain;
@@ -78,15 +82,18 @@ public class WebhookSender implements AutoCloseable {
 
     private static HttpClient guarded(HttpClient client, AddressGuard guard) {
         return client.doOnChannelInit((observer, channel, remote) -> channel.pipeline().addFirst(AddressGuard.NAME,
-                guard));
+                guard))
+                .doOnRequest((request, connection) -> request.currentContextView()
+                        .<Runnable>getOrEmpty(ON_SENT).ifPresent(Runnable::run));
     }
 
     /**
      * Sends {@code body} to {@code url}, signed with each of {@code secrets} (one {@code v1=} each, in that order, all
-     * over the same {@code t}).
+     * over the same {@code t}); {@code onSent} runs when the request goes out on a connection (after any wait for one),
+     * on the connection's event loop.
      */
     public CompletableFuture<Outcome> send(String url, List<String> secrets, String event, String deliveryId,
-                                           byte[] body) {
+                                           byte[] body, Runnable onSent) {
         URI uri;
         try {
             uri = URI.create(url);
@@ -113,6 +120,7 @@ public class WebhookSender implements AutoCloseable {
                         ? new Outcome(status, null)
                         : new Outcome(status, "HTTP " + status))
                 .onErrorResume(failure -> Mono.just(new Outcome(null, describe(failure))))
+                .contextWrite(Context.of(ON_SENT, onSent))
                 .toFuture();
     }
 
