@@ -18,6 +18,7 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
 import reactor.util.context.Context;
 
 /**
@@ -26,7 +27,8 @@ import reactor.util.context.Context;
  *
  * <p>Connections are pooled per remote host and port, at most {@code connectionsPerHost} each: that bounds how much
  * one subscriber can hold, and a slow subscriber's requests queue in its own pool without taking a connection from
- * anyone else. Every new connection passes the {@link AddressGuard} with the {@link AddressPolicy}.
+ * anyone else. Every new connection passes the {@link AddressGuard} with the {@link AddressPolicy}. The requests run
+ * on event loops of their own, {@code webhook-http-*}.
  */
 @Component
 public class WebhookSender implements AutoCloseable {
@@ -48,6 +50,7 @@ public class WebhookSender implements AutoCloseable {
     private static final String ON_SENT = WebhookSender.class.getName() + ".onSent";
 
     private final ConnectionProvider pool;
+    private final LoopResources loops;
     private final HttpClient plain;
     private final HttpClient secure;
     private final Duration timeout;
@@ -68,7 +71,11 @@ public class WebhookSender implements AutoCloseable {
                 .pendingAcquireTimeout(timeout)
                 .maxIdleTime(Duration.ofSeconds(30))
                 .build();
-        HttpClient client = HttpClient.create(pool)
+        // Event loops of its own: Reactor Netty's shared default loops also run the other HTTP clients of the JVM
+        // (in the standalone system, the gateway's), which would then queue behind thousands of deliveries a second.
+        this.loops = LoopResources.create("webhook-http", Math.max(1, Runtime.getRuntime().availableProcessors()),
+                true);
+        HttpClient client = HttpClient.create(pool).runOn(loops)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
                 .followRedirect(false);
         AddressResolverGroup<?> custom = resolver.getIfAvailable();
@@ -154,5 +161,6 @@ public class WebhookSender implements AutoCloseable {
     @Override
     public void close() {
         pool.dispose();
+        loops.dispose();
     }
 }
