@@ -121,7 +121,8 @@ class SubscriberFaultsTest {
         }
 
         // then the healthy subscriber gets them without waiting for the other two. The aim is a p99 within 1 s of
-        // the event; the bound allows 1.5 s, for a machine busy with other work, and still fails when the healthy one waits behind the slow one's answers (2 s) or the silent one's (3 s).
+        // the event; the bound allows 1.5 s, for a machine busy with other work, and still fails when the healthy
+        // one waits behind the slow one's answers (2 s) or the silent one's (3 s).
         // By the receiver's own receipt times.
         await().atMost(WAIT).until(() -> deliveriesOf(healthy, orders).size() == orders.size());
         List<Long> lags = deliveriesOf(healthy, orders).values().stream()
