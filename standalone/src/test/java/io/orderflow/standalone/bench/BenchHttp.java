@@ -48,6 +48,13 @@ final class BenchHttp implements AutoCloseable {
                 .block(TIMEOUT);
     }
 
+    Response delete(String path) {
+        return client.delete().uri(path)
+                .responseSingle((response, content) -> content.asString().defaultIfEmpty("")
+                        .map(text -> new Response(response.status().code(), text)))
+                .block(TIMEOUT);
+    }
+
     @Override
     public void close() {
         pool.dispose();

@@ -32,10 +32,13 @@ import java.util.Map;
  *                      the order path's topics
  * @param settleSeconds with a rate: seconds at that rate between the warm-up and the measured run, so that the JIT
  *                      has compiled the paced run's code before it is measured; 0: none
+ * @param subscriber    whether to subscribe a loopback receiver ({@link BenchReceiver}) to every event before the
+ *                      warm-up and report its deliveries ({@link Subscriber})
  */
 record BenchOptions(int orders, int warmup, int concurrency, double rate, String flow, int getRate, int eosRecords,
                     String jar, String jvmArgs, String url, String kafka, long pid, int port, int kafkaPort,
-                    String dataDir, int orderTimeoutSeconds, String readsOut, boolean hops, int settleSeconds) {
+                    String dataDir, int orderTimeoutSeconds, String readsOut, boolean hops, int settleSeconds,
+                    boolean subscriber) {
 
     static BenchOptions parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -50,7 +53,7 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
         }
         List<String> known = List.of("orders", "warmup", "concurrency", "rate", "flow", "get-rate", "eos-records",
                 "jar", "jvm-args", "url", "kafka", "pid", "port", "kafka-port", "data-dir", "order-timeout",
-                "reads-out", "hops", "settle");
+                "reads-out", "hops", "settle", "subscriber");
         given.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("Unknown option --" + k + " (known: " + known + ")");
         });
@@ -74,6 +77,7 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
                 Integer.parseInt(given.getOrDefault("order-timeout", "120")),
                 given.get("reads-out"),
                 Boolean.parseBoolean(given.getOrDefault("hops", "false")),
-                Integer.parseInt(given.getOrDefault("settle", "20")));
+                Integer.parseInt(given.getOrDefault("settle", "20")),
+                Boolean.parseBoolean(given.getOrDefault("subscriber", "false")));
     }
 }

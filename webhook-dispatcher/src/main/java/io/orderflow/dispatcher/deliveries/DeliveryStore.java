@@ -1,5 +1,6 @@
 package io.orderflow.dispatcher.deliveries;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.orderflow.dispatcher.subscriptions.SubscriptionHealth;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.CompactedTopicView;
@@ -20,6 +21,11 @@ import org.springframework.stereotype.Component;
  * The delivery records: every status change is written to the compacted {@code webhook-deliveries} topic and read
  * back into memory, grouped by subscription. Only the most recent {@link #KEPT_PER_SUBSCRIPTION} records per
  * subscription stay in memory; the API lists at most {@link #LISTED}.
+ *
+ * <p>Every delivery comes back at least twice ({@code pending}, then {@code delivered} or {@code failed}), thousands
+ * a second under load, while the list is read now and then, 50 records at a time. So a record is kept as the JSON it
+ * was stored as, with the few fields the store orders and looks up by read from it without building its payload
+ * ({@link Kept}), and turned into a {@link Delivery} only when it is asked for.
  */
 @Component
 public class DeliveryStore extends CompactedTopicView<String, String> {
@@ -27,11 +33,24 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
     public static final int LISTED = 50;
     static final int KEPT_PER_SUBSCRIPTION = 500;
 
-    private static final Comparator<Delivery> NEWEST_FIRST =
-            Comparator.comparingLong(Delivery::createdAt).reversed().thenComparing(Delivery::id);
+    /** What the store reads of a stored record at once; everything else stays in {@link Kept#json}. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Fields(String subscriptionId, DeliveryStatus status, long createdAt, int attempts) {
+    }
+
+    /** One delivery record as kept in memory: its ordering and lookup fields, and the record as stored. */
+    record Kept(String id, long createdAt, boolean settled, String json) {
+
+        Delivery delivery() {
+            return Json.read(json, Delivery.class);
+        }
+    }
+
+    private static final Comparator<Kept> NEWEST_FIRST =
+            Comparator.comparingLong(Kept::createdAt).reversed().thenComparing(Kept::id);
 
     private final KafkaTemplate<String, String> kafka;
-    private final Map<String, Map<String, Delivery>> bySubscription = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Kept>> bySubscription = new ConcurrentHashMap<>();
     private final Map<String, String> subscriptionOf = new ConcurrentHashMap<>();
 
     /** Counts what {@link #record} writes, by outcome; absent where no meter registry is. */
@@ -58,12 +77,16 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
             }
             return;
         }
-        Delivery delivery = Json.read(json, Delivery.class);
-        subscriptionOf.put(id, delivery.subscriptionId());
-        Map<String, Delivery> deliveries =
-                bySubscription.computeIfAbsent(delivery.subscriptionId(), ignored -> new ConcurrentHashMap<>());
-        deliveries.put(id, delivery);
-        health.observe(delivery, caughtUp().isDone());
+        Fields fields = Json.read(json, Fields.class);
+        subscriptionOf.put(id, fields.subscriptionId());
+        Map<String, Kept> deliveries =
+                bySubscription.computeIfAbsent(fields.subscriptionId(), ignored -> new ConcurrentHashMap<>());
+        Kept kept = new Kept(id, fields.createdAt(), fields.status() != DeliveryStatus.PENDING, json);
+        deliveries.put(id, kept);
+        if (fields.attempts() > 0) {
+            // only a tried delivery tells the subscription's health anything: the record is read in full for it
+            health.observe(kept.delivery(), caughtUp().isDone());
+        }
         if (deliveries.size() > KEPT_PER_SUBSCRIPTION + LISTED) {
             deliveries.values().stream().sorted(NEWEST_FIRST).skip(KEPT_PER_SUBSCRIPTION).toList()
                     .forEach(old -> {
@@ -74,7 +97,14 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
     }
 
     public Optional<Delivery> find(String subscriptionId, String deliveryId) {
-        return Optional.ofNullable(bySubscription.getOrDefault(subscriptionId, Map.of()).get(deliveryId));
+        return Optional.ofNullable(bySubscription.getOrDefault(subscriptionId, Map.of()).get(deliveryId))
+                .map(Kept::delivery);
+    }
+
+    /** Whether the delivery is known here and no longer {@code pending}. */
+    public boolean settled(String subscriptionId, String deliveryId) {
+        Kept kept = bySubscription.getOrDefault(subscriptionId, Map.of()).get(deliveryId);
+        return kept != null && kept.settled();
     }
 
     /** The {@value #LISTED} most recent deliveries of a subscription, newest first. */
@@ -82,6 +112,7 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
         return bySubscription.getOrDefault(subscriptionId, Map.of()).values().stream()
                 .sorted(NEWEST_FIRST)
                 .limit(LISTED)
+                .map(Kept::delivery)
                 .toList();
     }
 

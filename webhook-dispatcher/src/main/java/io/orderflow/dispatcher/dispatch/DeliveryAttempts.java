@@ -109,11 +109,12 @@ public class DeliveryAttempts {
                         .thenApply(ignored -> null);
             }
             byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
-            long ticket = lanes.started(task.subscriptionId());
+            SubscriberLanes.Ticket ticket = lanes.started(task.subscriptionId());
             List<String> secrets = subscription.get().signingSecrets(clock.instant(), rotationGrace);
             log.debug("Delivery {} attempt {} to subscription {}", task.deliveryId(), attempt, task.subscriptionId());
-            return sender.send(subscription.get().url(), secrets, task.event(), task.deliveryId(), body, traceparent)
-                    .whenComplete((outcome, failure) -> lanes.finished(task.subscriptionId(), ticket))
+            return sender.send(subscription.get().url(), secrets, task.event(), task.deliveryId(), body, traceparent,
+                            ticket::sent)
+                    .whenComplete((outcome, failure) -> lanes.finished(ticket))
                     .thenCompose(outcome -> {
                         try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(task.orderId(), traceparent)) {
                             return settle(task, attempt, outcome);

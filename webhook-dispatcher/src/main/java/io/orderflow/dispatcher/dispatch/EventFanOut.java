@@ -1,7 +1,6 @@
 package io.orderflow.dispatcher.dispatch;
 
 import io.orderflow.dispatcher.DispatcherProperties;
-import io.orderflow.dispatcher.deliveries.Delivery;
 import io.orderflow.dispatcher.deliveries.DeliveryStatus;
 import io.orderflow.dispatcher.deliveries.DeliveryStore;
 import io.orderflow.dispatcher.deliveries.DeliveryTask;
@@ -107,7 +106,7 @@ public class EventFanOut {
     private void fanOut(OrderEvent event, Subscription subscription, String traceparent,
                         List<CompletableFuture<?>> writes) {
         String deliveryId = DeliveryIds.of(event.orderId(), event.step(), subscription.id());
-        if (deliveries.find(subscription.id(), deliveryId).filter(Delivery::settled).isPresent()) {
+        if (deliveries.settled(subscription.id(), deliveryId)) {
             log.debug("Delivery {} is already settled; not sending it again", deliveryId);
             return;
         }

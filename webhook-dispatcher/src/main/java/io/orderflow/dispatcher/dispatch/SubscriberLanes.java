@@ -2,8 +2,9 @@ package io.orderflow.dispatcher.dispatch;
 
 import io.orderflow.dispatcher.DispatcherProperties;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Component;
 
 /**
@@ -14,23 +15,47 @@ import org.springframework.stereotype.Component;
  * own consumers, where it holds up only other slow subscribers.
  *
  * <p>Slow means: its last answer took longer than {@code slowAfter} (a timeout included), or a request of it has been
- * under way longer than that. How many requests are under way does not count: a healthy subscriber's burst waits
- * for its host's connections (at most {@code connectionsPerHost}) only briefly. One answer within {@code slowAfter},
- * in either lane, makes it fast again. Kept per dispatcher instance and in memory: a restart starts everybody in the
- * fast lane.
+ * on the wire longer than that. An answer's time runs from when its request was sent on a connection
+ * ({@link Ticket#sent}), not from when the attempt began: a healthy subscriber's burst (a poll brings up to 500
+ * attempts, and its host has {@code connectionsPerHost} connections) waits in its host's queue, and that wait says
+ * nothing about the subscriber. An attempt that never got its request out (no connection within the timeout, a
+ * connect that hung) counts from its start. One answer within {@code slowAfter}, in either lane, makes it fast again.
+ * Kept per dispatcher instance and in memory: a restart starts everybody in the fast lane.
  */
 @Component
 public class SubscriberLanes {
 
+    /**
+     * How long a look at the requests on the wire stands for: {@link #isSlow} is asked once per attempt, up to
+     * thousands of times a second, and scanning every request under way each time grew with their number squared.
+     */
+    private static final long RESCAN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    /** One request to a subscriber, from its attempt's start to its outcome. */
+    public static final class Ticket {
+        private final String subscriptionId;
+        private final long startedNanos = System.nanoTime();
+        private volatile long sentNanos;
+
+        private Ticket(String subscriptionId) {
+            this.subscriptionId = subscriptionId;
+        }
+
+        /** The request went out on a connection: from now on its time is the subscriber's. */
+        public void sent() {
+            sentNanos = System.nanoTime();
+        }
+    }
+
     private static final class Health {
-        /** Start ({@link System#nanoTime}) of each request under way, by ticket. */
-        final Map<Long, Long> underWay = new ConcurrentHashMap<>();
+        final Set<Ticket> underWay = ConcurrentHashMap.newKeySet();
         volatile boolean lastAnswerSlow;
+        volatile long scannedAt;
+        volatile boolean slowOnTheWire;
     }
 
     private final long slowAfterNanos;
     private final Map<String, Health> bySubscription = new ConcurrentHashMap<>();
-    private final AtomicLong tickets = new AtomicLong();
 
     public SubscriberLanes(DispatcherProperties properties) {
         this.slowAfterNanos = properties.slowAfter().toNanos();
@@ -45,22 +70,35 @@ public class SubscriberLanes {
             return true;
         }
         long now = System.nanoTime();
-        return health.underWay.values().stream().anyMatch(start -> now - start > slowAfterNanos);
+        if (now - health.scannedAt > RESCAN_NANOS) {
+            boolean slow = false;
+            for (Ticket ticket : health.underWay) {
+                long sent = ticket.sentNanos;
+                if (sent != 0 && now - sent > slowAfterNanos) {
+                    slow = true;
+                    break;
+                }
+            }
+            health.slowOnTheWire = slow;
+            health.scannedAt = now;
+        }
+        return health.slowOnTheWire;
     }
 
-    /** A request to the subscriber starts; pass the ticket to {@link #finished}. */
-    public long started(String subscriptionId) {
-        long ticket = tickets.incrementAndGet();
-        bySubscription.computeIfAbsent(subscriptionId, ignored -> new Health()).underWay.put(ticket, System.nanoTime());
+    /** An attempt to the subscriber starts; call {@link Ticket#sent} when its request goes out. */
+    public Ticket started(String subscriptionId) {
+        Ticket ticket = new Ticket(subscriptionId);
+        bySubscription.computeIfAbsent(subscriptionId, ignored -> new Health()).underWay.add(ticket);
         return ticket;
     }
 
-    /** The request of {@code ticket} has its outcome (an answer, a failure or the timeout). */
-    public void finished(String subscriptionId, long ticket) {
-        Health health = bySubscription.get(subscriptionId);
-        Long start = health == null ? null : health.underWay.remove(ticket);
-        if (start != null) {
-            health.lastAnswerSlow = System.nanoTime() - start > slowAfterNanos;
+    /** The attempt of {@code ticket} has its outcome (an answer, a failure or the timeout). */
+    public void finished(Ticket ticket) {
+        Health health = bySubscription.get(ticket.subscriptionId);
+        if (health != null && health.underWay.remove(ticket)) {
+            long sent = ticket.sentNanos;
+            long took = System.nanoTime() - (sent != 0 ? sent : ticket.startedNanos);
+            health.lastAnswerSlow = took > slowAfterNanos;
         }
     }
 

@@ -18,6 +18,8 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
+import reactor.util.context.Context;
 
 /**
  * POSTs one signed delivery with Reactor Netty. Never blocks the caller: the answer (or its absence) arrives on the
@@ -25,7 +27,8 @@ import reactor.netty.resources.ConnectionProvider;
  *
  * <p>Connections are pooled per remote host and port, at most {@code connectionsPerHost} each: that bounds how much
  * one subscriber can hold, and a slow subscriber's requests queue in its own pool without taking a connection from
- * anyone else. Every new connection passes the {@link AddressGuard} with the {@link AddressPolicy}.
+ * anyone else. Every new connection passes the {@link AddressGuard} with the {@link AddressPolicy}. The requests run
+ * on event loops of their own, {@code webhook-http-*}.
  */
 @Component
 public class WebhookSender implements AutoCloseable {
@@ -44,8 +47,11 @@ public class WebhookSender implements AutoCloseable {
     }
 
     private static final String TRACEPARENT = "traceparent";
+    /** The context key of the callback {@link #send} runs when its request goes out. */
+    private static final String ON_SENT = WebhookSender.class.getName() + ".onSent";
 
     private final ConnectionProvider pool;
+    private final LoopResources loops;
     private final HttpClient plain;
     private final HttpClient secure;
     private final Duration timeout;
@@ -66,7 +72,11 @@ public class WebhookSender implements AutoCloseable {
                 .pendingAcquireTimeout(timeout)
                 .maxIdleTime(Duration.ofSeconds(30))
                 .build();
-        HttpClient client = HttpClient.create(pool)
+        // Event loops of its own: Reactor Netty's shared default loops also run the other HTTP clients of the JVM
+        // (in the standalone system, the gateway's), which would then queue behind thousands of deliveries a second.
+        this.loops = LoopResources.create("webhook-http", Math.max(1, Runtime.getRuntime().availableProcessors()),
+                true);
+        HttpClient client = HttpClient.create(pool).runOn(loops)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
                 .followRedirect(false);
         AddressResolverGroup<?> custom = resolver.getIfAvailable();
@@ -80,7 +90,9 @@ public class WebhookSender implements AutoCloseable {
 
     private static HttpClient guarded(HttpClient client, AddressGuard guard) {
         return client.doOnChannelInit((observer, channel, remote) -> channel.pipeline().addFirst(AddressGuard.NAME,
-                guard));
+                guard))
+                .doOnRequest((request, connection) -> request.currentContextView()
+                        .<Runnable>getOrEmpty(ON_SENT).ifPresent(Runnable::run));
     }
 
     /**
@@ -89,12 +101,15 @@ public class WebhookSender implements AutoCloseable {
      */
     public CompletableFuture<Outcome> send(String url, List<String> secrets, String event, String deliveryId,
                                            byte[] body) {
-        return send(url, secrets, event, deliveryId, body, null);
+        return send(url, secrets, event, deliveryId, body, null, () -> { });
     }
 
-    /** As {@link #send(String, List, String, String, byte[])}, with the order's {@code traceparent} when not null. */
+    /**
+     * As {@link #send(String, List, String, String, byte[])}, with the order's {@code traceparent} when not null;
+     * {@code onSent} runs when the request goes out on a connection (after any wait for one), on its event loop.
+     */
     public CompletableFuture<Outcome> send(String url, List<String> secrets, String event, String deliveryId,
-                                           byte[] body, String traceparent) {
+                                           byte[] body, String traceparent, Runnable onSent) {
         URI uri;
         try {
             uri = URI.create(url);
@@ -125,6 +140,7 @@ public class WebhookSender implements AutoCloseable {
                         ? new Outcome(status, null)
                         : new Outcome(status, "HTTP " + status))
                 .onErrorResume(failure -> Mono.just(new Outcome(null, describe(failure))))
+                .contextWrite(Context.of(ON_SENT, onSent))
                 .toFuture();
     }
 
@@ -158,5 +174,6 @@ public class WebhookSender implements AutoCloseable {
     @Override
     public void close() {
         pool.dispose();
+        loops.dispose();
     }
 }

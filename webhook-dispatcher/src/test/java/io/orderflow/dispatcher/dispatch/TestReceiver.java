@@ -47,7 +47,11 @@ final class TestReceiver implements AutoCloseable {
     private volatile Duration answerAfter = Duration.ZERO;
 
     private TestReceiver() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        this(0);
+    }
+
+    private TestReceiver(int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         server.setExecutor(executor);
         server.createContext("/hook", this::handle);
         server.start();
@@ -55,6 +59,11 @@ final class TestReceiver implements AutoCloseable {
 
     static TestReceiver answering() throws IOException {
         return new TestReceiver();
+    }
+
+    /** Answers 200 to every request, on {@code port} of loopback (a subscriber coming back where it was). */
+    static TestReceiver answeringOn(int port) throws IOException {
+        return new TestReceiver(port);
     }
 
     static TestReceiver failing(int times, int status) throws IOException {

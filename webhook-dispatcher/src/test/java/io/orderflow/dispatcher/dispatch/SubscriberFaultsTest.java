@@ -1,0 +1,262 @@
+package io.orderflow.dispatcher.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.dispatcher.WebhookDispatcherApplication;
+import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
+import io.orderflow.kafka.testing.TestKafka;
+import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.topics.Topics;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Subscribers that misbehave, on a real broker with real HTTP receivers on loopback: a slow and a silent one next to a
+ * healthy one under a steady stream of events, and one that is down for a while and comes back. The contract's retry
+ * schedule (10 s doubling) is scaled down to 250 ms doubling (250 ms, 500 ms, 1 s, 2 s, 4 s: 7.75 s in all) through
+ * {@code orderflow.dispatcher.backoff-initial}, and the answer timeout is 3 s; everything else runs as configured.
+ */
+class SubscriberFaultsTest {
+
+    private static final Duration BACKOFF = Duration.ofMillis(250);
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private static ConfigurableApplicationContext app;
+    private static KafkaProducer<String, String> producer;
+    private static HttpClient http;
+    private static String base;
+
+    private final List<TestReceiver> receivers = new ArrayList<>();
+    private final List<String> subscriptions = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        String bootstrap = TestKafka.bootstrapServers();
+        app = WebhookDispatcherApplication.application().run(
+                "--orderflow.kafka.bootstrap-servers=" + bootstrap,
+                "--server.port=0",
+                "--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
+                "--orderflow.dispatcher.request-timeout=3s",
+                "--orderflow.dispatcher.topic-partitions=3",
+                "--orderflow.dispatcher.topic-replication=1",
+                "--orderflow.dispatcher.group-id=dispatcher-faults-" + UUID.randomUUID());
+        base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
+        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                new StringSerializer(), new StringSerializer());
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+                .build();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (producer != null) {
+            producer.close();
+        }
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (String subscription : subscriptions) {
+            http.send(HttpRequest.newBuilder(URI.create(base + "/internal/subscriptions/" + subscription))
+                    .DELETE().build(), HttpResponse.BodyHandlers.discarding());
+        }
+        receivers.forEach(TestReceiver::close);
+    }
+
+    @Test
+    void aHealthySubscriberKeepsItsPaceNextToASlowAndASilentOne() throws Exception {
+        TestReceiver slow = receiver(TestReceiver.answeringAfter(Duration.ofSeconds(2)));
+        TestReceiver silent = receiver(TestReceiver.neverAnswering());
+        TestReceiver healthy = receiver(TestReceiver.answering());
+        String slowSubscription = subscribe(slow);
+        String silentSubscription = subscribe(silent);
+        subscribe(healthy);
+
+        // Given each has shown what it is once (the slow one answered after 2 s, the silent one not within 3 s),
+        publish(List.of(event(newOrderId())));
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(firstDelivery(slowSubscription).get("status").asString()).isEqualTo("delivered");
+            assertThat(firstDelivery(silentSubscription).get("lastError").asString())
+                    .isEqualTo("No response within 3 s");
+        });
+
+        // when 60 more events come over 3 s, 3 every 150 ms,
+        Set<String> orders = new HashSet<>();
+        for (int wave = 0; wave < 20; wave++) {
+            List<OrderEvent> events = List.of(event(newOrderId()), event(newOrderId()), event(newOrderId()));
+            events.forEach(e -> orders.add(e.orderId()));
+            publish(events);
+            Thread.sleep(150);
+        }
+
+        // then the healthy subscriber gets them without waiting for the other two. The aim is a p99 within 1 s of
+        // the event; the bound allows 1.5 s, for a machine busy with other work, and still fails when the healthy
+        // one waits behind the slow one's answers (2 s) or the silent one's (3 s).
+        // By the receiver's own receipt times.
+        await().atMost(WAIT).until(() -> deliveriesOf(healthy, orders).size() == orders.size());
+        List<Long> lags = deliveriesOf(healthy, orders).values().stream()
+                .map(r -> r.at().toEpochMilli() - r.body().get("occurredAt").asLong()).sorted().toList();
+        long p99 = lags.get((int) Math.ceil(0.99 * lags.size()) - 1);
+        System.out.printf("healthy subscriber, event -> received: p50 %d ms, p99 %d ms%n", lags.get(lags.size() / 2),
+                p99);
+        assertThat(p99).as("healthy subscriber's p99 from event to receipt, ms; all: %s", lags)
+                .isLessThanOrEqualTo(1500);
+        assertThat(healthy.received()).extracting(Received::deliveryId).doesNotHaveDuplicates();
+        // and the slow one and the silent one still get every delivery.
+        await().atMost(WAIT).until(() -> deliveriesOf(slow, orders).size() == orders.size()
+                && deliveriesOf(silent, orders).size() == orders.size());
+    }
+
+    @Test
+    void aSubscriberDownForAWhileGetsEveryDeliveryExactlyOnceWhenItIsBack() throws Exception {
+        int port = freePort();
+        String subscription = subscribe("http://127.0.0.1:" + port + "/hook");
+        List<OrderEvent> events = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            events.add(event(newOrderId()));
+        }
+        Set<String> orders = events.stream().map(OrderEvent::orderId).collect(Collectors.toSet());
+
+        // While nothing listens on its port, every attempt is refused and the deliveries stay pending,
+        publish(events);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(deliveries(subscription))
+                .hasSize(events.size())
+                .allSatisfy(d -> {
+                    assertThat(d.get("status").asString()).isEqualTo("pending");
+                    assertThat(d.get("attempts").asInt()).isGreaterThanOrEqualTo(2);
+                    assertThat(d.get("lastError").asString()).isEqualTo("Could not connect to the subscriber");
+                }));
+
+        // and once it is back (within the retries: 7.75 s in all here), each arrives once and is recorded delivered.
+        TestReceiver back = receiver(TestReceiver.answeringOn(port));
+        back.verifyWith(secretOf(subscription));
+        await().atMost(WAIT).until(() -> deliveriesOf(back, orders).size() == orders.size());
+        await().atMost(WAIT).untilAsserted(() -> assertThat(deliveries(subscription))
+                .hasSize(events.size())
+                .allSatisfy(d -> {
+                    assertThat(d.get("status").asString()).isEqualTo("delivered");
+                    assertThat(d.get("attempts").asInt()).isGreaterThan(2);
+                    assertThat(d.get("responseStatus").asInt()).isEqualTo(200);
+                }));
+        // Nothing more is sent, for longer than the longest wait between two attempts (4 s).
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(6))
+                .until(() -> back.received().size() == orders.size());
+        assertThat(back.received()).allMatch(Received::signatureValid);
+        assertThat(back.received()).extracting(Received::deliveryId).doesNotHaveDuplicates();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
+    }
+
+    private final Map<String, String> secrets = new HashMap<>();
+
+    private String secretOf(String subscription) {
+        return secrets.get(subscription);
+    }
+
+    /** The first receipt of each delivery of {@code orders}, by order id. */
+    private static Map<String, Received> deliveriesOf(TestReceiver receiver, Set<String> orders) {
+        return receiver.received().stream()
+                .filter(r -> orders.contains(r.body().get("orderId").asString()))
+                .collect(Collectors.toMap(r -> r.body().get("orderId").asString(), Function.identity(),
+                        (first, again) -> first));
+    }
+
+    private TestReceiver receiver(TestReceiver receiver) {
+        receivers.add(receiver);
+        return receiver;
+    }
+
+    private String subscribe(TestReceiver receiver) throws Exception {
+        String id = subscribe(receiver.url());
+        receiver.verifyWith(secretOf(id));
+        return id;
+    }
+
+    private String subscribe(String url) throws Exception {
+        JsonNode created = send("POST", "/internal/subscriptions", Json.write(Map.of("url", url)), 201);
+        String id = created.get("subscription").get("id").asString();
+        subscriptions.add(id);
+        secrets.put(id, created.get("secret").asString());
+        return id;
+    }
+
+    private static List<JsonNode> deliveries(String subscription) throws Exception {
+        List<JsonNode> list = new ArrayList<>();
+        send("GET", "/internal/subscriptions/" + subscription + "/deliveries", null, 200).get("deliveries")
+                .forEach(list::add);
+        return list;
+    }
+
+    private static JsonNode firstDelivery(String subscription) throws Exception {
+        List<JsonNode> all = deliveries(subscription);
+        assertThat(all).as("deliveries of " + subscription).isNotEmpty();
+        return all.getFirst();
+    }
+
+    private static JsonNode send(String method, String path, String body, int expectedStatus) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(20))
+                .header("content-type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("%s %s %s -> %s", method, path, body, response.body())
+                .isEqualTo(expectedStatus);
+        return Json.MAPPER.readTree(response.body());
+    }
+
+    private static void publish(List<OrderEvent> events) {
+        events.forEach(event -> producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), event.orderId(),
+                Json.write(event))));
+        producer.flush();
+    }
+
+    /** An {@code order.completed} of its own order, so that every delivery is told apart by its order id. */
+    private static OrderEvent event(String orderId) {
+        JsonNode data = Json.MAPPER.readTree("{\"order\": {\"id\": \"%s\"}, \"outcome\": \"completed\"}"
+                .formatted(orderId));
+        return new OrderEvent("order.completed", orderId, "end", System.currentTimeMillis(), data, null);
+    }
+
+    private static String newOrderId() {
+        return "ord_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    }
+}
