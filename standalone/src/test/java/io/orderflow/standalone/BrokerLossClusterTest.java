@@ -29,14 +29,14 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
- * TEST ONLY, run by the {@code cluster} profile (not by the default build): the services against a three-broker
- * cluster in this JVM (replication 3, {@code min.insync.replicas} 2). One broker stops while orders are being started;
- * every order started is completed, none twice, and every node of every order ran once.
- * {@code ./mvnw -B -q -DskipTests install && ./mvnw -B -pl standalone -Pcluster test}
+ * The services against a three-broker cluster in this JVM (replication 3, {@code min.insync.replicas} 2). One broker
+ * stops, without a controlled shutdown, while orders are being started; every order started is completed, none twice,
+ * and every node of every order ran once. The test logs when every order had been accepted and completed, counted
+ * from the broker's stop (docs/operations.md).
  */
-class BrokerLossCluster {
+class BrokerLossClusterTest {
 
-    private static final Logger log = LoggerFactory.getLogger(BrokerLossCluster.class);
+    private static final Logger log = LoggerFactory.getLogger(BrokerLossClusterTest.class);
     private static final int ORDERS = 40;
     private static final String BODY = """
             {"flowId":"storefront_order","input":{"type":"storefront_order","customerId":"cus_cluster",

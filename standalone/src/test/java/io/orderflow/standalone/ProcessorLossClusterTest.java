@@ -44,13 +44,12 @@ import tools.jackson.databind.JsonNode;
  * webhook-dispatcher and a gateway whose {@code PROCESSOR_URLS} lists both, each service in a JVM of its own against
  * one in-process broker. Under a steady load of new orders and reads, one processor JVM is killed (SIGKILL, as
  * {@code kill -9}): every order started completes, no node runs twice, and no read through the gateway answers
- * anything but 200, or 503 with {@code Retry-After}. The test logs the longest time no order completed, the figure
- * docs/operations.md reports. {@code -Dfailover.standbys=0} runs it without standby tasks, for comparison.
- * {@code ./mvnw -B -pl standalone -am verify -Dtest=ProcessorLossCluster -Dsurefire.failIfNoSpecifiedTests=false}
+ * anything but 200, or 503 with {@code Retry-After}. The test logs the figures docs/operations.md reports: the
+ * longest time no order completed, the slowest order from its first send to its completion, and the last 503. {@code -Dfailover.standbys=0} runs it without standby tasks, for comparison.
  */
-class ProcessorLossCluster {
+class ProcessorLossClusterTest {
 
-    private static final Logger log = LoggerFactory.getLogger(ProcessorLossCluster.class);
+    private static final Logger log = LoggerFactory.getLogger(ProcessorLossClusterTest.class);
     private static final int PARTITIONS = 6;
     private static final String TOKEN = "failover-internal-token";
     private static final Duration BEFORE_KILL = Duration.ofSeconds(15);
