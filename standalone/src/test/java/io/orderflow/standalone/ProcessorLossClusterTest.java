@@ -37,15 +37,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.http.client.ReactorResourceFactory;
+import reactor.netty.resources.LoopResources;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Two order-processor instances (one Kafka Streams group, {@code NUM_STANDBY_REPLICAS} 1) with the flow-runner, the
- * webhook-dispatcher and a gateway whose {@code PROCESSOR_URLS} lists both, each service in a JVM of its own against
- * one in-process broker. Under a steady load of new orders and reads, one processor JVM is killed (SIGKILL, as
+ * Two order-processor instances (one Kafka Streams group, {@code NUM_STANDBY_REPLICAS} 1), each in a JVM of its own,
+ * with the flow-runner, the webhook-dispatcher and a gateway whose {@code PROCESSOR_URLS} lists both in this JVM, all
+ * against one in-process broker. Under a steady load of new orders and reads, one processor JVM is killed (SIGKILL, as
  * {@code kill -9}): every order started completes, no node runs twice, and no read through the gateway answers
  * anything but 200, or 503 with {@code Retry-After}. The test logs the figures docs/operations.md reports: the
- * longest time no order completed, the slowest order from its first send to its completion, and the last 503. {@code -Dfailover.standbys=0} runs it without standby tasks, for comparison.
+ * longest time no order completed, the slowest order from its first send to its completion, and the last 503.
+ * {@code -Dfailover.standbys=0} runs it without standby tasks, for comparison.
  */
 class ProcessorLossClusterTest {
 
@@ -70,12 +77,16 @@ class ProcessorLossClusterTest {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final List<Process> processes = new ArrayList<>();
+    private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
     /** When a start or a read last answered 503 (epoch milliseconds). */
     private final AtomicLong last503 = new AtomicLong();
     private EmbeddedKafkaBroker broker;
 
     @AfterEach
     void stop() {
+        for (ConfigurableApplicationContext context : contexts.reversed()) {
+            context.close();
+        }
         processes.forEach(Process::destroyForcibly);
         for (Process process : processes) {
             process.onExit().join();
@@ -94,8 +105,6 @@ class ProcessorLossClusterTest {
         TopicProvisioner.createMissing(broker.bootstrapServers(), PARTITIONS, (short) 1);
         int portA = freePort();
         int portB = freePort();
-        int dispatcherPort = freePort();
-        int gatewayPort = freePort();
         Map<String, String> common = Map.of("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers(),
                 "INTERNAL_TOKEN", TOKEN, "TOPIC_PARTITIONS", String.valueOf(PARTITIONS), "AI_MODE", "mock");
         Process processorA = launch(logs, "processor-a", OrderProcessorApplication.class, common, Map.of(
@@ -104,18 +113,18 @@ class ProcessorLossClusterTest {
         launch(logs, "processor-b", OrderProcessorApplication.class, common, Map.of(
                 "PORT", String.valueOf(portB), "DATA_DIR", data.resolve("b").toString(), "INSTANCE_ID", "processor-b",
                 "ADVERTISED_HOST", "127.0.0.1", "NUM_STANDBY_REPLICAS", String.valueOf(standbys)), NO_SECURITY);
-        launch(logs, "flow-runner", FlowRunnerApplication.class, common, Map.of(
-                "PORT", String.valueOf(freePort()), "DATA_DIR", data.resolve("runner").toString(),
-                "INSTANCE_ID", "runner"), NO_SECURITY);
-        launch(logs, "webhook-dispatcher", WebhookDispatcherApplication.class, common, Map.of(
-                "PORT", String.valueOf(dispatcherPort), "DATA_DIR", data.resolve("dispatcher").toString()),
-                NO_SECURITY);
-        launch(logs, "gateway", GatewayApplication.class, common, Map.of(
-                "PORT", String.valueOf(gatewayPort), "DATA_DIR", data.resolve("gateway").toString(),
-                "PROCESSOR_URLS", "http://127.0.0.1:" + portA + ",http://127.0.0.1:" + portB,
-                "DISPATCHER_URL", "http://127.0.0.1:" + dispatcherPort, "INTAKE_SMTP_PORT", "-1"));
+        String[] shared = {"--orderflow.kafka.bootstrap-servers=" + broker.bootstrapServers(),
+                "--orderflow.internal.token=" + TOKEN, "--orderflow.data-dir=" + data.resolve("here")};
+        startHere("flow-runner", FlowRunnerApplication.class, shared, "--spring.main.web-application-type=none",
+                "--orderflow.kafka.instance-id=runner", NO_SECURITY);
+        int dispatcherPort = startHere("webhook-dispatcher", WebhookDispatcherApplication.class, shared,
+                "--server.port=0", "--orderflow.dispatcher.topic-partitions=" + PARTITIONS, NO_SECURITY);
+        int gatewayPort = startHere("gateway", GatewayApplication.class, shared, "--server.port=0",
+                "--orderflow.gateway.processor-url=http://127.0.0.1:" + portA + ",http://127.0.0.1:" + portB,
+                "--orderflow.gateway.dispatcher-url=http://127.0.0.1:" + dispatcherPort,
+                "--orderflow.intake.smtp-port=-1", "--orderflow.chat.mode=mock");
         String base = "http://localhost:" + gatewayPort;
-        await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() ->
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() ->
                 ready("http://127.0.0.1:" + portA) && ready("http://127.0.0.1:" + portB)
                         && get(base + "/health").statusCode() == 200);
         String first = start(base, "failover-warm-up", new ConcurrentHashMap<>());
@@ -290,6 +299,36 @@ class ProcessorLossClusterTest {
         Process process = builder.start();
         processes.add(process);
         return process;
+    }
+
+    /**
+     * Starts a service in this JVM, as the standalone system does, with event loops of its own for its web server: the
+     * JVM-wide ones would be disposed with it, under the other systems of this test run. Answers its HTTP port.
+     */
+    private int startHere(String name, Class<?> application, String[] shared, String... args) {
+        String[] all = new String[shared.length + args.length];
+        System.arraycopy(shared, 0, all, 0, shared.length);
+        System.arraycopy(args, 0, all, shared.length, args.length);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
+                .properties("spring.config.name=" + name, "spring.application.name=" + name)
+                .initializers(ownLoops(name))
+                .registerShutdownHook(false)
+                .run(all);
+        contexts.add(context);
+        return context.getEnvironment().getProperty("local.server.port", Integer.class, -1);
+    }
+
+    private static ApplicationContextInitializer<ConfigurableApplicationContext> ownLoops(String name) {
+        return context -> {
+            if (context instanceof GenericApplicationContext generic) {
+                generic.registerBean(ReactorResourceFactory.class, () -> {
+                    ReactorResourceFactory resources = new ReactorResourceFactory();
+                    resources.setUseGlobalResources(false);
+                    resources.setLoopResourcesSupplier(() -> LoopResources.create("failover-" + name));
+                    return resources;
+                });
+            }
+        };
     }
 
     private static int freePort() throws IOException {
