@@ -43,6 +43,8 @@ class BrokerLossClusterTest {
              "currency":"USD","lines":[{"sku":"TSHIRT-RED-M","name":"T-shirt","qty":2,"unitPrice":19.5}],
              "meta":{"shipTo":"1 Main Street"}}}""";
 
+    private static final Duration START_WITHIN = Duration.ofMinutes(5);
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
@@ -101,7 +103,10 @@ class BrokerLossClusterTest {
      * the same key.
      */
     private String start(String base, String key) throws Exception {
+        // a start still refused after minutes fails the test rather than holding the build
+        long deadline = System.nanoTime() + START_WITHIN.toNanos();
         while (true) {
+            assertThat(System.nanoTime()).as("start of " + key + " still refused").isLessThan(deadline);
             HttpResponse<String> response;
             try {
                 response = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders"))

@@ -75,6 +75,8 @@ class ProcessorLossClusterTest {
             + "org.springframework.boot.security.autoconfigure.actuate.web.reactive."
             + "ReactiveManagementWebSecurityAutoConfiguration";
 
+    private static final Duration START_WITHIN = Duration.ofMinutes(5);
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final List<Process> processes = new ArrayList<>();
     private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
@@ -156,10 +158,13 @@ class ProcessorLossClusterTest {
                 }
                 Thread.sleep(ORDER_EVERY);
             }
-            for (Future<?> post : posts) {
-                post.get();
+            try {
+                for (Future<?> post : posts) {
+                    post.get();
+                }
+            } finally {
+                loading.set(false);
             }
-            loading.set(false);
             reads.get();
         }
         assertThat(orderByKey).hasSize(posts.size());
@@ -220,7 +225,10 @@ class ProcessorLossClusterTest {
      * the same key.
      */
     private String start(String base, String key, Map<Integer, Integer> statuses) throws Exception {
+        // a start still refused after minutes fails the test rather than holding the build
+        long deadline = System.nanoTime() + START_WITHIN.toNanos();
         while (true) {
+            assertThat(System.nanoTime()).as("start of " + key + " still refused").isLessThan(deadline);
             HttpResponse<String> response;
             try {
                 response = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders"))
