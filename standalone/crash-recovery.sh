@@ -105,3 +105,4 @@ awk -v killed="$killed" -v healthy="$healthy_ms" '
   }' "$WORK/completed.txt"
 kill "$PID"
 wait "$PID" 2> /dev/null
+exit 0
