@@ -70,16 +70,20 @@ sleep "$AFTER"
 touch "$WORK/stop-load"
 wait "$LOAD"
 
-# When each accepted order completed: the end of its last node. Waits up to 60 s for the last ones.
+# When each accepted order completed: the end of its last node. Every order is read; one not yet completed is read
+# again until 60 s after the load stopped.
 deadline=$(( $(date +%s) + 60 ))
 : > "$WORK/completed.txt"
 sort -u "$WORK/accepted.txt" > "$WORK/orders.txt"
+completed_at() {
+  curl -s -m 5 "$BASE/api/v1/orders/$1" \
+    | jq -r 'select(.status == "completed") | [.nodes[].endedAt | numbers] | max // empty' 2> /dev/null
+}
 while read -r order; do
-  at=""
+  at=$(completed_at "$order")
   while [ -z "$at" ] && [ "$(date +%s)" -lt "$deadline" ]; do
-    at=$(curl -s -m 5 "$BASE/api/v1/orders/$order" \
-      | jq -r 'select(.status == "completed") | [.nodes[].endedAt | numbers] | max // empty' 2> /dev/null)
-    [ -z "$at" ] && sleep 0.5
+    sleep 0.5
+    at=$(completed_at "$order")
   done
   if [ -n "$at" ]; then echo "$at" >> "$WORK/completed.txt"; else echo "not completed: $order"; fi
 done < "$WORK/orders.txt"
