@@ -107,6 +107,16 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
         return kept != null && kept.settled();
     }
 
+    /**
+     * Whether this task's delivery (the one written at {@code createdAt}; a replay writes it again with a later time)
+     * is known here and no longer {@code pending}: an attempt record read again after a rebalance, whose attempt was
+     * already sent and recorded, is then not sent twice.
+     */
+    public boolean settled(String subscriptionId, String deliveryId, long createdAt) {
+        Kept kept = bySubscription.getOrDefault(subscriptionId, Map.of()).get(deliveryId);
+        return kept != null && kept.settled() && kept.createdAt() == createdAt;
+    }
+
     /** The {@value #LISTED} most recent deliveries of a subscription, newest first. */
     public List<Delivery> recent(String subscriptionId) {
         return bySubscription.getOrDefault(subscriptionId, Map.of()).values().stream()

@@ -13,8 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -40,6 +43,8 @@ public class DeliveryAttempts {
 
     private static final Logger log = LoggerFactory.getLogger(DeliveryAttempts.class);
 
+    private static final Duration SETTLED_KEPT = Duration.ofSeconds(5);
+
     private final SubscriptionStore subscriptions;
     private final DeliveryStore deliveries;
     private final WebhookSender sender;
@@ -47,6 +52,13 @@ public class DeliveryAttempts {
     private final KafkaTemplate<String, String> kafka;
     private final Clock clock;
     private final Duration rotationGrace;
+
+    /**
+     * The attempts under way here and those settled in the last {@link #SETTLED_KEPT}, by delivery, incarnation and
+     * attempt: an attempt record read again (a rebalance hands a partition over before its offset was committed) is
+     * not sent a second time while the first is running or until the delivery store has its outcome.
+     */
+    private final Map<String, CompletableFuture<Void>> attempting = new ConcurrentHashMap<>();
 
     public DeliveryAttempts(SubscriptionStore subscriptions, DeliveryStore deliveries, WebhookSender sender,
                             SubscriberLanes lanes, KafkaTemplate<String, String> kafka, Clock clock,
@@ -101,6 +113,10 @@ public class DeliveryAttempts {
                 return deliveries.record(task.record(DeliveryStatus.FAILED, attempt - 1, null,
                         "Subscription was deleted", null)).thenApply(ignored -> null);
             }
+            if (deliveries.settled(task.subscriptionId(), task.deliveryId(), task.createdAt())) {
+                log.debug("Delivery {} is already settled; not sending it again", task.deliveryId());
+                return CompletableFuture.completedFuture(null);
+            }
             if (mayChangeLane && lanes.isSlow(task.subscriptionId())) {
                 // Handed over once the broker has it; only first attempts change lanes, so the attempt count holds.
                 // The headers go along: they carry the order's trace context to the request.
@@ -108,24 +124,53 @@ public class DeliveryAttempts {
                                 record.value(), new RecordHeaders(record.headers().toArray())))
                         .thenApply(ignored -> null);
             }
-            byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
-            SubscriberLanes.Ticket ticket = lanes.started(task.subscriptionId());
-            List<String> secrets = subscription.get().signingSecrets(clock.instant(), rotationGrace);
-            log.debug("Delivery {} attempt {} to subscription {}", task.deliveryId(), attempt, task.subscriptionId());
-            return sender.send(subscription.get().url(), secrets, task.event(), task.deliveryId(), body, traceparent,
-                            ticket::sent)
-                    .whenComplete((outcome, failure) -> lanes.finished(ticket))
-                    .thenCompose(outcome -> {
-                        try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(task.orderId(), traceparent)) {
-                            return settle(task, attempt, outcome);
-                        }
-                    });
+            String key = task.deliveryId() + '@' + task.createdAt() + '#' + attempt;
+            CompletableFuture<Void> mine = new CompletableFuture<>();
+            CompletableFuture<Void> earlier = attempting.putIfAbsent(key, mine);
+            if (earlier != null) {
+                log.debug("Delivery {} attempt {} is already under way here; not sending it again", task.deliveryId(),
+                        attempt);
+                return earlier;
+            }
+            CompletableFuture<Void> sent;
+            try {
+                sent = send(task, subscription.get(), attempt, traceparent);
+            } catch (RuntimeException e) {
+                attempting.remove(key, mine);
+                throw e;
+            }
+            sent.whenComplete((done, failure) -> {
+                CompletableFuture.delayedExecutor(SETTLED_KEPT.toMillis(), TimeUnit.MILLISECONDS)
+                        .execute(() -> attempting.remove(key, mine));
+                if (failure != null) {
+                    mine.completeExceptionally(failure);
+                } else {
+                    mine.complete(done);
+                }
+            });
+            return mine;
         } catch (RuntimeException e) {
             // Not a subscriber failing (that is an expected outcome, logged in one line below) but a record that
             // could not be tried at all: worth its stack trace, since the retry topics do not log it.
             log.error("Delivery record {} could not be tried", record.key(), e);
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    private CompletableFuture<Void> send(DeliveryTask task, Subscription subscription, int attempt,
+                                         String traceparent) {
+        byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
+        SubscriberLanes.Ticket ticket = lanes.started(task.subscriptionId());
+        List<String> secrets = subscription.signingSecrets(clock.instant(), rotationGrace);
+        log.debug("Delivery {} attempt {} to subscription {}", task.deliveryId(), attempt, task.subscriptionId());
+        return sender.send(subscription.url(), secrets, task.event(), task.deliveryId(), body, traceparent,
+                        ticket::sent)
+                .whenComplete((outcome, failure) -> lanes.finished(ticket))
+                .thenCompose(outcome -> {
+                    try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(task.orderId(), traceparent)) {
+                        return settle(task, attempt, outcome);
+                    }
+                });
     }
 
     private CompletableFuture<Void> settle(DeliveryTask task, int attempt, WebhookSender.Outcome outcome) {

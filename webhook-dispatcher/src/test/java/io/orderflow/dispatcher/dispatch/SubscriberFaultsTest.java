@@ -154,11 +154,12 @@ class SubscriberFaultsTest {
                 .hasSize(events.size())
                 .allSatisfy(d -> {
                     assertThat(d.get("status").asString()).isEqualTo("pending");
-                    assertThat(d.get("attempts").asInt()).isGreaterThanOrEqualTo(2);
+                    assertThat(d.get("attempts").asInt()).isGreaterThanOrEqualTo(1);
                     assertThat(d.get("lastError").asString()).isEqualTo("Could not connect to the subscriber");
                 }));
 
-        // and once it is back (within the retries: 7.75 s in all here), each arrives once and is recorded delivered.
+        // and once it is back (before the last of the five retries, which are 7.75 s in all here, however late they
+        // run on a busy machine), each arrives once, on a retry, and is recorded delivered.
         TestReceiver back = receiver(TestReceiver.answeringOn(port));
         back.verifyWith(secretOf(subscription));
         await().atMost(WAIT).until(() -> deliveriesOf(back, orders).size() == orders.size());
@@ -166,7 +167,7 @@ class SubscriberFaultsTest {
                 .hasSize(events.size())
                 .allSatisfy(d -> {
                     assertThat(d.get("status").asString()).isEqualTo("delivered");
-                    assertThat(d.get("attempts").asInt()).isGreaterThan(2);
+                    assertThat(d.get("attempts").asInt()).isGreaterThan(1);
                     assertThat(d.get("responseStatus").asInt()).isEqualTo(200);
                 }));
         // Nothing more is sent, for longer than the longest wait between two attempts (4 s).
