@@ -2,10 +2,11 @@
 import { h, mount, api, session, errorBox, field, can } from './lib.js';
 import { ordersPage, approvalsPage, backOfficePage, webhooksPage, teamPage, flowsPage } from './pages.js';
 import { orderPage } from './order.js';
+import { auditPage } from './audit.js';
 
 const NAV = [
   ['/orders', 'Orders'], ['/approvals', 'Approvals'], ['/back-office', 'Back office'],
-  ['/webhooks', 'Webhooks'], ['/team', 'Team'], ['/flows', 'Flows'],
+  ['/webhooks', 'Webhooks'], ['/team', 'Team'], ['/audit', 'Audit'], ['/flows', 'Flows'],
 ];
 
 const ROUTES = [
@@ -15,6 +16,7 @@ const ROUTES = [
   [/^\/back-office$/, () => backOfficePage],
   [/^\/webhooks$/, () => webhooksPage],
   [/^\/team$/, () => teamPage],
+  [/^\/audit$/, () => auditPage],
   [/^\/flows$/, () => flowsPage],
 ];
 

@@ -59,19 +59,20 @@ class DashboardBrowserTest {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final String PASSWORD = "browser-shared-password";
-    private static final String PEOPLE_PASSWORD = "correct horse battery staple";
-    private static final String OPERATOR = "olga@example.com";
-    private static final String APPROVER = "arne@example.com";
-    private static final String VIEWER = "vera@example.com";
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    static final String PASSWORD = "browser-shared-password";
+    static final String PEOPLE_PASSWORD = "correct horse battery staple";
+    static final String OPERATOR = "olga@example.com";
+    static final String APPROVER = "arne@example.com";
+    static final String VIEWER = "vera@example.com";
+    static final Duration WAIT = Duration.ofSeconds(30);
 
     private static StandaloneSystem system;
-    private static WebTestClient http;
-    private static String base;
+    static WebTestClient http;
+    static String base;
     /** The browsers of the running test, screenshotted on failure and closed after it. */
-    private static final List<WebDriver> browsers = new CopyOnWriteArrayList<>();
+    static final List<WebDriver> browsers = new CopyOnWriteArrayList<>();
 
+    /** Also the setup of {@link DashboardAuditBrowserTest}, which runs on a system of its own. */
     @BeforeAll
     static void start() {
         boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
@@ -746,11 +747,11 @@ class DashboardBrowserTest {
                 .exchange().expectStatus().isCreated();
     }
 
-    private static Map<String, Object> line(String sku, int qty, Double unitPrice) {
+    static Map<String, Object> line(String sku, int qty, Double unitPrice) {
         return unitPrice == null ? Map.of("sku", sku, "qty", qty) : Map.of("sku", sku, "qty", qty, "unitPrice", unitPrice);
     }
 
-    private static String start(String flow, Map<String, Object> input) {
+    static String start(String flow, Map<String, Object> input) {
         Map<String, Object> fullInput = new java.util.HashMap<>(input);
         fullInput.put("type", flow);
         fullInput.putIfAbsent("customerId", "cus_browser");
@@ -760,7 +761,7 @@ class DashboardBrowserTest {
     }
 
     /** A purchase request over 1,000, waiting at its manager's approval (node "approval"). */
-    private static String waitingForApproval() {
+    static String waitingForApproval() {
         String orderId = start("purchase_request", Map.of("lines", List.of(line("LAPTOP-14", 2, null)),
                 "meta", Map.of("shipTo", "HQ, 2nd floor")));
         await().atMost(WAIT).until(() -> read(orderId).get("waits").size() == 1);
@@ -768,14 +769,14 @@ class DashboardBrowserTest {
     }
 
     /** A B2B order waiting for {@code payment.received}. */
-    private static String waitingForPayment() {
+    static String waitingForPayment() {
         String orderId = start("b2b_order", Map.of("lines", List.of(line("WIDGET-1", 4, null)),
                 "meta", Map.of("shipTo", "9 Quay Street, Galway")));
         await().atMost(WAIT).until(() -> read(orderId).get("waits").size() == 1);
         return orderId;
     }
 
-    private static JsonNode read(String orderId) {
+    static JsonNode read(String orderId) {
         return Json.MAPPER.readTree(http.get().uri("/api/v1/orders/" + orderId).exchange().expectStatus().isOk()
                 .expectBody().returnResult().getResponseBody());
     }
@@ -833,7 +834,7 @@ class DashboardBrowserTest {
     }
 
     /** A new headless Chromium with its own profile (so its own session), from the system's packages. */
-    private static WebDriver browser() {
+    static WebDriver browser() {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
@@ -845,7 +846,7 @@ class DashboardBrowserTest {
         return driver;
     }
 
-    private static WebDriver signedIn(String email) {
+    static WebDriver signedIn(String email) {
         WebDriver browser = browser();
         open(browser, "/sign-in");
         wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("email"))).sendKeys(email);
@@ -855,12 +856,12 @@ class DashboardBrowserTest {
         return browser;
     }
 
-    private static void open(WebDriver browser, String path) {
+    static void open(WebDriver browser, String path) {
         browser.get(base + path);
     }
 
     /** An explicit wait that looks again when the page re-rendered under it (the order page does on every push). */
-    private static WebDriverWait wait(WebDriver browser) {
+    static WebDriverWait wait(WebDriver browser) {
         WebDriverWait wait = new WebDriverWait(browser, WAIT);
         wait.ignoring(StaleElementReferenceException.class);
         return wait;
