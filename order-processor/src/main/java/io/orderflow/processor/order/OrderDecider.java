@@ -162,9 +162,9 @@ public final class OrderDecider {
         if (wait == null) {
             return Decision.none().replying(200, Json.object().put("delivered", false));
         }
-        String invalid = PaymentReference.check(deliver.payload(), text(state.order(), "currency"));
-        if (invalid != null) {
-            return Decision.rejected(new Rejection(400, invalid));
+        ObjectNode refused = PaymentReference.refusal(deliver.payload(), text(state.order(), "currency"));
+        if (refused != null) {
+            return Decision.none().replying(400, refused);
         }
         ObjectNode payload = deliver.payload() instanceof ObjectNode given ? given.deepCopy() : Json.object();
         payload.put("event", deliver.event());

@@ -2,7 +2,9 @@ package io.orderflow.processor.order;
 
 import java.math.BigDecimal;
 import java.util.Currency;
+import io.orderflow.schemas.json.Json;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The payment reference a person enters when delivering a payment event ({@code payment.received}) from the order
@@ -18,8 +20,22 @@ public final class PaymentReference {
     private PaymentReference() {
     }
 
-    /** The one message saying what is wrong with the payload, or {@code null} when there is nothing to refuse. */
-    public static String check(JsonNode payload, String orderCurrency) {
+    /**
+     * What is wrong with the payload, as the 400 an invalid body gets: {@code { error, issues: [{ path, message }] }}
+     * with the path a JSON Pointer into the request ({@code /payload/amount}); {@code null} when nothing is.
+     */
+    public static ObjectNode refusal(JsonNode payload, String orderCurrency) {
+        String[] problem = problem(payload, orderCurrency);
+        if (problem == null) {
+            return null;
+        }
+        ObjectNode body = Json.object().put("error", problem[1]);
+        body.putArray("issues").addObject().put("path", problem[0]).put("message", problem[1]);
+        return body;
+    }
+
+    /** The JSON Pointer and the message of the first problem, or {@code null}. */
+    private static String[] problem(JsonNode payload, String orderCurrency) {
         if (payload == null || !payload.has("reference")) {
             return null;
         }
@@ -27,19 +43,20 @@ public final class PaymentReference {
         JsonNode reference = payload.get("reference");
         if (!reference.isString() || reference.asString().isBlank()
                 || reference.asString().length() > MAX_REFERENCE) {
-            return "payload.reference must be a non-blank string of at most " + MAX_REFERENCE + " characters";
+            return new String[] {"/payload/reference",
+                    "payload.reference must be a non-blank string of at most " + MAX_REFERENCE + " characters"};
         }
         JsonNode given = payload.get("currency");
         if (given != null && !given.isNull() && !(given.isString() && given.asString().equals(currency))) {
-            return "payload.currency must be the order's currency, " + currency;
+            return new String[] {"/payload/currency", "payload.currency must be the order's currency, " + currency};
         }
         JsonNode amount = payload.get("amount");
         if (amount != null && !amount.isNull()) {
             int decimals = decimals(currency);
             if (!amount.isNumber() || amount.decimalValue().signum() <= 0
                     || amount.decimalValue().stripTrailingZeros().scale() > decimals) {
-                return "payload.amount must be a positive number in " + currency + " with at most " + decimals
-                        + " decimals";
+                return new String[] {"/payload/amount", "payload.amount must be a positive number in " + currency
+                        + " with at most " + decimals + " decimals"};
             }
         }
         return null;

@@ -10,7 +10,6 @@ import io.orderflow.schemas.model.TimelineEntry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.time.Duration;
@@ -126,32 +125,30 @@ class AuditTimelineTest {
 
     @Test
     void anAmountThatIsNotPositiveIsRefusedAndTheWaitStaysOpen() {
-        assertRefused(Json.object().put("reference", "TX-1").put("amount", -5),
-                "payload.amount must be a positive number in USD with at most 2 decimals");
-        assertRefused(Json.object().put("reference", "TX-1").put("amount", 0),
-                "payload.amount must be a positive number in USD with at most 2 decimals");
-        assertRefused(Json.object().put("reference", "TX-1").put("amount", "27"),
-                "payload.amount must be a positive number in USD with at most 2 decimals");
+        String message = "payload.amount must be a positive number in USD with at most 2 decimals";
+        assertRefused(Json.object().put("reference", "TX-1").put("amount", -5), "/payload/amount", message);
+        assertRefused(Json.object().put("reference", "TX-1").put("amount", 0), "/payload/amount", message);
+        assertRefused(Json.object().put("reference", "TX-1").put("amount", "27"), "/payload/amount", message);
     }
 
     @Test
     void anAmountWithMoreDecimalsThanTheCurrencyHasIsRefused() {
-        assertRefused(Json.object().put("reference", "TX-1").put("amount", 27.001),
+        assertRefused(Json.object().put("reference", "TX-1").put("amount", 27.001), "/payload/amount",
                 "payload.amount must be a positive number in USD with at most 2 decimals");
     }
 
     @Test
     void anAmountInAnotherCurrencyIsRefused() {
         assertRefused(Json.object().put("reference", "TX-1").put("amount", 27).put("currency", "EUR"),
-                "payload.currency must be the order's currency, USD");
+                "/payload/currency", "payload.currency must be the order's currency, USD");
     }
 
     @Test
     void aBlankOrOverlongReferenceIsRefused() {
         String message = "payload.reference must be a non-blank string of at most 64 characters";
-        assertRefused(Json.object().put("reference", " "), message);
-        assertRefused(Json.object().put("reference", "R".repeat(65)), message);
-        assertRefused(Json.object().put("reference", 42), message);
+        assertRefused(Json.object().put("reference", " "), "/payload/reference", message);
+        assertRefused(Json.object().put("reference", "R".repeat(65)), "/payload/reference", message);
+        assertRefused(Json.object().put("reference", 42), "/payload/reference", message);
     }
 
     @Test
@@ -165,7 +162,8 @@ class AuditTimelineTest {
         assertThat(last().message()).isEqualTo("Wait for payment.received: received");
     }
 
-    private void assertRefused(ObjectNode payload, String message) {
+    /** Refused as an invalid body is: 400 with the message and the one issue at {@code path}; nothing changes. */
+    private void assertRefused(ObjectNode payload, String path, String message) {
         if (agent.state(ORDER).waits().isEmpty()) {
             agent.report(eventWait("payment.received", THIRTY_DAYS, agent.now()));
         }
@@ -174,8 +172,9 @@ class AuditTimelineTest {
         CommandReply reply = agent.command(new OrderCommand.DeliverEvent(ORDER, "payment.received", payload), ANN);
 
         assertThat(reply.status()).isEqualTo(400);
-        JsonNode body = reply.body();
-        assertThat(body).isEqualTo(Json.object().put("error", message));
+        ObjectNode expected = Json.object().put("error", message);
+        expected.putArray("issues").addObject().put("path", path).put("message", message);
+        assertThat(reply.body()).isEqualTo(expected);
         assertThat(agent.state(ORDER).waits()).hasSize(1);
         assertThat(agent.state(ORDER).version()).as("nothing changed").isEqualTo(version);
     }
