@@ -200,7 +200,7 @@ public final class OrderDecider {
      * shared password, an open deployment, or {@code api} when the command did not say.
      */
     static String actor(Caller caller) {
-        if (caller == null) {
+        if (caller == null || caller.kind() == null) {
             return "api";
         }
         if (caller.identity() != null) {
