@@ -176,7 +176,9 @@ export function orderPage(main, orderId) {
 
     mount(timeline, h('h2', { id: 'timeline-h' }, 'Timeline'),
       state.timeline?.length ? h('ol', { class: 'timeline', id: 'timeline' }, [...state.timeline].reverse().map((t) =>
-        h('li', { 'data-kind': t.kind }, timeEl(t.at), t.message, t.nodeId ? h('span', { class: 'muted' }, ` · ${t.nodeId}`) : ''))) : h('p', { class: 'empty' }, 'Nothing has happened yet.'));
+        h('li', { 'data-kind': t.kind }, timeEl(t.at), t.message,
+          t.nodeId ? h('span', { class: 'muted' }, ` · ${t.nodeId}`) : '')))
+      : h('p', { class: 'empty' }, 'Nothing has happened yet.'));
 
     drawChat();
   }
@@ -305,7 +307,8 @@ export function orderPage(main, orderId) {
     });
     const amount = h('input', {
       type: 'number', class: 'payment-amount', id: `amount-${w.nodeId}`, min: '0.01', step: '0.01',
-      inputmode: 'decimal', value: typed.amount, placeholder: state.order?.total != null ? String(state.order.total) : '',
+      inputmode: 'decimal', value: typed.amount,
+      placeholder: state.order?.total != null ? String(state.order.total) : '',
     });
     const remember = () => payments.set(w.nodeId, { reference: reference.value, amount: amount.value });
     reference.addEventListener('input', remember);
@@ -327,7 +330,8 @@ export function orderPage(main, orderId) {
         : 'Nobody was waiting any more.'));
     };
     return h('div', {},
-      h('div', { class: 'row' }, field('Payment reference (optional)', reference), field(`Amount (${currency})`, amount)),
+      h('div', { class: 'row' },
+        field('Payment reference (optional)', reference), field(`Amount (${currency})`, amount)),
       h('button', { type: 'button', class: 'deliver', disabled: busy, onclick: deliver }, `Deliver ${w.event}`));
   }
 

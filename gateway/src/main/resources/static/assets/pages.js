@@ -536,14 +536,17 @@ export function teamPage(main) {
     try {
       const { tokens: rows } = await api('/api/v1/team/tokens');
       const now = Date.now();
-      mount(tokens, table(['Name', 'Role', 'Ends in', 'Created', 'Created by', 'Expires', 'Last used', 'State', ''], rows.map((t) => {
+      const headers = ['Name', 'Role', 'Ends in', 'Created', 'Created by', 'Expires', 'Last used', 'State', ''];
+      mount(tokens, table(headers, rows.map((t) => {
         const status = h('span', { 'aria-live': 'polite' });
         const expired = t.expiresAt != null && t.expiresAt <= now;
         return h('tr', { 'data-token': t.name },
           h('td', {}, t.name), h('td', {}, t.role), h('td', {}, t.hint ? `…${t.hint}` : ''), h('td', {}, timeEl(t.createdAt)),
-          h('td', {}, t.createdBy || ''), h('td', { class: 'token-expires' }, t.expiresAt ? timeEl(t.expiresAt) : 'never'),
+          h('td', {}, t.createdBy || ''),
+          h('td', { class: 'token-expires' }, t.expiresAt ? timeEl(t.expiresAt) : 'never'),
           h('td', { class: 'token-last-used' }, t.lastUsedAt ? timeEl(t.lastUsedAt) : 'never'),
-          h('td', {}, t.revoked ? badge('revoked', 'failed') : expired ? badge('expired', 'failed') : badge('active', 'completed')),
+          h('td', {}, t.revoked ? badge('revoked', 'failed')
+            : expired ? badge('expired', 'failed') : badge('active', 'completed')),
           h('td', {}, operator && !t.revoked ? h('button', {
             type: 'button', class: 'danger', onclick: (e) => act(e.currentTarget, status, async () => {
               const sent = await withUndo(`Revoke token ${t.name}`,

@@ -107,7 +107,8 @@ class DashboardAuditBrowserTest {
         // more decimals than dollars have: the agent refuses it and the wait stays open
         WebElement refused = waitOn(browser).until(ExpectedConditions.visibilityOfElementLocated(
                 By.cssSelector("#results [role=alert]")));
-        assertThat(refused.getText()).contains("payload.amount must be a positive number in USD with at most 2 decimals");
+        assertThat(refused.getText())
+                .contains("payload.amount must be a positive number in USD with at most 2 decimals");
         assertThat(read(orderId).get("waits").size()).isEqualTo(1);
         assertThat(browser.findElement(By.id("reference-await_payment")).getDomProperty("value"))
                 .as("what was typed stays").isEqualTo("TX-77-ABC");
@@ -115,7 +116,8 @@ class DashboardAuditBrowserTest {
         browser.findElement(By.id("amount-await_payment")).clear();
         browser.findElement(By.id("amount-await_payment")).sendKeys(total.toPlainString());
         browser.findElement(By.cssSelector("[data-wait=await_payment] .deliver")).click();
-        waitOn(browser).until(ExpectedConditions.textToBePresentInElementLocated(timelineEntry("close:payment.received"),
+        waitOn(browser).until(ExpectedConditions.textToBePresentInElementLocated(
+                timelineEntry("close:payment.received"),
                 "(reference TX-77-ABC, " + total.setScale(2).toPlainString() + " USD)"));
         JsonNode payload = await().atMost(WAIT).until(() -> read(orderId),
                 order -> order.get("vars").has("payment_received")).get("vars").get("payment_received");
@@ -129,7 +131,8 @@ class DashboardAuditBrowserTest {
     void the_audit_page_lists_the_teams_changes_and_the_token_list_shows_the_last_use() {
         WebDriver browser = signedIn(OPERATOR);
         open(browser, "/team");
-        waitOn(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("token-name"))).sendKeys("audit-reader");
+        waitOn(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("token-name")))
+                .sendKeys("audit-reader");
         browser.findElement(By.id("create-token")).click();
         String token = waitOn(browser).until(ExpectedConditions.visibilityOfElementLocated(By.id("new-token-value")))
                 .getText();

@@ -17,7 +17,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Checks what a request presented against the principals (rules 3 to 5 of Authentication): a known, unrevoked,
- * unexpired token acts with its role; the shared password acts as a break-glass operator; a session acts as its person (or as the
+ * unexpired token acts with its role; the shared password acts as a break-glass operator; a session acts as its
+ * person (or as the
  * shared password) while it stands; nothing at all is enough only on an open deployment. Anything else is a 401, and
  * a wrong shared-password bearer counts as a guess.
  */

@@ -118,7 +118,8 @@ class AuditTimelineTest {
         assertThat(state.vars().get("payment_received").get("reference").asString()).isEqualTo("TX-2024-0042");
         TimelineEntry entry = last();
         assertThat(entry.kind()).isEqualTo("close:payment.received");
-        assertThat(entry.message()).isEqualTo("Wait for payment.received: received (reference TX-2024-0042, 27.00 USD)");
+        assertThat(entry.message())
+                .isEqualTo("Wait for payment.received: received (reference TX-2024-0042, 27.00 USD)");
         assertThat(entry.data().get("reference").asString()).isEqualTo("TX-2024-0042");
         assertThat(entry.data().get("amount").decimalValue()).isEqualByComparingTo("27");
     }
