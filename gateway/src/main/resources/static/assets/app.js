@@ -4,10 +4,12 @@ import { ordersPage, approvalsPage, backOfficePage, webhooksPage, teamPage, flow
 import { orderPage } from './order.js';
 import { systemPage } from './system.js';
 import { startPage } from './start.js';
+import { auditPage } from './audit.js';
 
 const NAV = [
   ['/orders', 'Orders'], ['/approvals', 'Approvals'], ['/back-office', 'Back office'],
-  ['/webhooks', 'Webhooks'], ['/team', 'Team'], ['/flows', 'Flows'], ['/system', 'System', 'operator'],
+  ['/webhooks', 'Webhooks'], ['/team', 'Team'], ['/audit', 'Audit'], ['/flows', 'Flows'],
+  ['/system', 'System', 'operator'],
 ];
 
 const ROUTES = [
@@ -18,6 +20,7 @@ const ROUTES = [
   [/^\/back-office$/, () => backOfficePage],
   [/^\/webhooks$/, () => webhooksPage],
   [/^\/team$/, () => teamPage],
+  [/^\/audit$/, () => auditPage],
   [/^\/flows$/, () => flowsPage],
   [/^\/system$/, () => systemPage],
 ];

@@ -72,6 +72,7 @@ export function orderPage(main, orderId) {
   let selected = null;
   const undoing = new Set(); // waits and proposals in their undo window: their buttons stay disabled across pushes
   const notes = new Map(); // what the user typed, kept across re-renders
+  const payments = new Map(); // by event wait: the payment reference and amount typed, kept across re-renders
   // What became of each action (by wait, proposal or 'cancel'): kept across re-renders until the next try, so a failed
   // call keeps its message and its Retry, and a success is shown once the server has answered
   const outcomes = new Map();
@@ -176,9 +177,12 @@ export function orderPage(main, orderId) {
           : h('p', { class: 'muted' }, 'Cancelling needs the operator role.'));
 
     mount(timeline, h('h2', { id: 'timeline-h' }, 'Timeline'),
-      state.timeline?.length ? h('ol', { class: 'timeline', id: 'timeline', tabindex: 0, 'aria-labelledby': 'timeline-h' },
-        [...state.timeline].reverse().map((t) =>
-        h('li', {}, timeEl(t.at), t.message, t.nodeId ? h('span', { class: 'muted' }, ` · ${t.nodeId}`) : ''))) : h('p', { class: 'empty' }, 'Nothing has happened yet.'));
+      state.timeline?.length
+        ? h('ol', { class: 'timeline', id: 'timeline', tabindex: 0, 'aria-labelledby': 'timeline-h' },
+          [...state.timeline].reverse().map((t) =>
+            h('li', { 'data-kind': t.kind }, timeEl(t.at), t.message,
+              t.nodeId ? h('span', { class: 'muted' }, ` · ${t.nodeId}`) : '')))
+        : h('p', { class: 'empty' }, 'Nothing has happened yet.'));
 
     drawChat();
   }
@@ -280,14 +284,7 @@ export function orderPage(main, orderId) {
           controls = h('p', { class: 'muted' }, 'Deciding needs the approver role.');
         }
       } else if (can('operator')) {
-        controls = h('button', {
-          type: 'button', class: 'deliver', disabled: busy,
-          onclick: () => perform(key, `Deliver ${w.event} to ${state.orderId}`,
-            () => socket.call('deliver',
-              { event: w.event, payload: { source: 'dashboard', amount: state.order?.total } }),
-            (result) => (result?.delivered ? `Delivered ${w.event} to ${result.nodeId}.`
-              : 'Nobody was waiting any more.')),
-        }, `Deliver ${w.event}`);
+        controls = deliverControls(w, key, busy);
       } else {
         controls = h('p', { class: 'muted' }, 'Delivering events needs the operator role.');
       }
@@ -298,6 +295,49 @@ export function orderPage(main, orderId) {
           ` · since ${time(w.since)}`, w.deadline ? ` · deadline ${time(w.deadline)}` : ''),
         controls);
     }) : h('p', { class: 'empty', id: 'no-waits' }, ended ? 'The order has ended.' : 'Nothing is waiting.'));
+  }
+
+  /**
+   * Delivering an event, with an optional payment reference and amount (back office entering a payment): the payload
+   * is { source: 'dashboard', amount } as the contract has it, the amount the order total unless one is typed, plus
+   * { reference, currency } when a reference is given. The agent checks them (a positive amount in the order's
+   * currency, a reference of at most 64 characters) and the timeline shows them.
+   */
+  function deliverControls(w, key, busy) {
+    const typed = payments.get(w.nodeId) || { reference: '', amount: '' };
+    const currency = state.order?.currency || 'USD';
+    const reference = h('input', {
+      type: 'text', class: 'payment-reference', id: `reference-${w.nodeId}`, maxlength: 64, value: typed.reference,
+      autocomplete: 'off',
+    });
+    const amount = h('input', {
+      type: 'number', class: 'payment-amount', id: `amount-${w.nodeId}`, min: '0.01', step: '0.01',
+      inputmode: 'decimal', value: typed.amount,
+      placeholder: state.order?.total != null ? String(state.order.total) : '',
+    });
+    const remember = () => payments.set(w.nodeId, { reference: reference.value, amount: amount.value });
+    reference.addEventListener('input', remember);
+    amount.addEventListener('input', remember);
+    const deliver = () => {
+      const payload = { source: 'dashboard', amount: state.order?.total };
+      const ref = reference.value.trim();
+      if (amount.value.trim()) payload.amount = Number(amount.value);
+      if (ref) Object.assign(payload, { reference: ref, currency });
+      const label = `Deliver ${w.event} to ${state.orderId}${ref ? ` (reference ${ref})` : ''}`;
+      perform(key, label, async () => {
+        if (amount.value.trim() && !(Number(amount.value) > 0)) {
+          throw new Error(`The amount must be a positive number in ${currency}.`);
+        }
+        const result = await socket.call('deliver', { event: w.event, payload });
+        payments.delete(w.nodeId);
+        return result;
+      }, (result) => (result?.delivered ? `Delivered ${w.event} to ${result.nodeId}.`
+        : 'Nobody was waiting any more.'));
+    };
+    return h('div', {},
+      h('div', { class: 'row' },
+        field('Payment reference (optional)', reference), field(`Amount (${currency})`, amount)),
+      h('button', { type: 'button', class: 'deliver', disabled: busy, onclick: deliver }, `Deliver ${w.event}`));
   }
 
   function drawChat() {

@@ -611,11 +611,18 @@ export function teamPage(main) {
   async function loadTokens() {
     try {
       const { tokens: rows } = await api('/api/v1/team/tokens');
-      mount(tokens, table(['Name', 'Role', 'Ends in', 'Created', 'Created by', 'State', ''], rows.map((t) => {
+      const now = Date.now();
+      const headers = ['Name', 'Role', 'Ends in', 'Created', 'Created by', 'Expires', 'Last used', 'State', ''];
+      mount(tokens, table(headers, rows.map((t) => {
         const status = h('span', { 'aria-live': 'polite' });
+        const expired = t.expiresAt != null && t.expiresAt <= now;
         return h('tr', { 'data-token': t.name },
           h('td', {}, t.name), h('td', {}, t.role), h('td', {}, t.hint ? `…${t.hint}` : ''), h('td', {}, timeEl(t.createdAt)),
-          h('td', {}, t.createdBy || ''), h('td', {}, t.revoked ? badge('revoked', 'failed') : badge('active', 'completed')),
+          h('td', {}, t.createdBy || ''),
+          h('td', { class: 'token-expires' }, t.expiresAt ? timeEl(t.expiresAt) : 'never'),
+          h('td', { class: 'token-last-used' }, t.lastUsedAt ? timeEl(t.lastUsedAt) : 'never'),
+          h('td', {}, t.revoked ? badge('revoked', 'failed')
+            : expired ? badge('expired', 'failed') : badge('active', 'completed')),
           h('td', {}, operator && !t.revoked ? h('button', {
             type: 'button', class: 'danger', onclick: (e) => act(e.currentTarget, status, async () => {
               const sent = await withUndo(`Revoke token ${t.name}`,
@@ -632,6 +639,7 @@ export function teamPage(main) {
   const personStatus = h('div', { 'aria-live': 'polite' });
   const tokenName = h('input', { id: 'token-name', type: 'text', required: true, maxlength: 80 });
   const tokenRole = roleSelect('token-role', 'viewer');
+  const tokenExpires = h('input', { id: 'token-expires', type: 'date' });
   const tokenStatus = h('div', { 'aria-live': 'polite' });
   mount(main, h('h1', {}, 'Team'), shown,
     h('h2', {}, 'People'),
@@ -653,13 +661,17 @@ export function teamPage(main) {
       class: 'row panel', onsubmit: (e) => {
         e.preventDefault();
         act(e.submitter, tokenStatus, async () => {
-          const result = await api('/api/v1/team/tokens', { method: 'POST', body: { name: tokenName.value.trim(), role: tokenRole.value } });
+          const body = { name: tokenName.value.trim(), role: tokenRole.value };
+          // the token works through the chosen day, local time
+          if (tokenExpires.value) body.expiresAt = dayBound(tokenExpires.value, true) + 1;
+          const result = await api('/api/v1/team/tokens', { method: 'POST', body });
           showOnce(`Token ${result.token.name} (${result.token.role}). Copy it now: it is shown only once.`, result.value, 'new-token-value');
           tokenName.value = '';
+          tokenExpires.value = '';
           loadTokens();
         });
       },
-    }, field('Token name', tokenName), field('Role', tokenRole),
+    }, field('Token name', tokenName), field('Role', tokenRole), field('Expires after (optional)', tokenExpires),
     h('button', { type: 'submit', id: 'create-token' }, 'Create token'), tokenStatus) : null,
     tokens);
   loadPeople();

@@ -61,7 +61,7 @@ class DashboardBrowserTest {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final String PASSWORD = "browser-shared-password";
+    static final String PASSWORD = "browser-shared-password";
     static final String PEOPLE_PASSWORD = "correct horse battery staple";
     static final String OPERATOR = "olga@example.com";
     static final String APPROVER = "arne@example.com";
@@ -74,6 +74,7 @@ class DashboardBrowserTest {
     /** The browsers of the running test, screenshotted on failure and closed after it. */
     static final List<WebDriver> browsers = new CopyOnWriteArrayList<>();
 
+    /** Also the setup of {@link DashboardAuditBrowserTest}, which runs on a system of its own. */
     @BeforeAll
     static void start() {
         boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);

@@ -263,7 +263,7 @@ class SeededFlowsEndToEndTest {
                     .jsonPath("$.status").isEqualTo("cancelled")
                     .jsonPath("$.reason").isEqualTo("Budget frozen")
                     .jsonPath("$.waits").isEmpty()
-                    .jsonPath("$.timeline[?(@.message == 'Cancelled: Budget frozen')]").exists();
+                    .jsonPath("$.timeline[?(@.kind == 'cancel' && @.data.reason == 'Budget frozen')]").exists();
             http.post().uri("/api/v1/orders/{id}/approvals/{node}", orderId, "approval")
                     .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("decision", "approved")).exchange()
                     .expectStatus().isEqualTo(HttpStatus.CONFLICT)

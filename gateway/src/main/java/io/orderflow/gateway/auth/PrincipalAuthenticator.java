@@ -5,8 +5,10 @@ import io.orderflow.gateway.auth.Credentials.Nothing;
 import io.orderflow.gateway.auth.Credentials.Presented;
 import io.orderflow.gateway.auth.Credentials.SessionCookie;
 import io.orderflow.gateway.auth.Credentials.SharedPasswordBearer;
+import io.orderflow.gateway.auth.Principals.ApiToken;
 import io.orderflow.gateway.auth.Principals.Person;
 import io.orderflow.schemas.commands.Caller;
+import java.time.Clock;
 import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.authentication.ReactiveAuthenticationManager;
 import org.springframework.security.core.Authentication;
@@ -14,8 +16,9 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * Checks what a request presented against the principals (rules 3 to 5 of Authentication): a known, unrevoked token
- * acts with its role; the shared password acts as a break-glass operator; a session acts as its person (or as the
+ * Checks what a request presented against the principals (rules 3 to 5 of Authentication): a known, unrevoked,
+ * unexpired token acts with its role; the shared password acts as a break-glass operator; a session acts as its
+ * person (or as the
  * shared password) while it stands; nothing at all is enough only on an open deployment. Anything else is a 401, and
  * a wrong shared-password bearer counts as a guess.
  */
@@ -29,13 +32,15 @@ public class PrincipalAuthenticator implements ReactiveAuthenticationManager {
     private final Sessions sessions;
     private final AuthProperties settings;
     private final GuessLimiter guesses;
+    private final Clock clock;
 
     public PrincipalAuthenticator(PrincipalDirectory directory, Sessions sessions, AuthProperties settings,
-                                  GuessLimiter guesses) {
+                                  GuessLimiter guesses, Clock clock) {
         this.directory = directory;
         this.sessions = sessions;
         this.settings = settings;
         this.guesses = guesses;
+        this.clock = clock;
     }
 
     /** Completes once every principal the topic held at start is known (until then nobody can be judged). */
@@ -59,11 +64,16 @@ public class PrincipalAuthenticator implements ReactiveAuthenticationManager {
         }));
     }
 
+    /** A known token that is neither revoked nor past its {@code expiresAt}; its use is noted (coarsely). */
     private Authentication token(String value) {
-        return directory.tokenByDigest(Secrets.sha256(value)).filter(token -> !token.revoked())
-                .map(token -> new CallerAuthentication(
-                        new Caller("token", "token:" + token.name(), token.role()), null))
+        long now = clock.millis();
+        ApiToken token = directory.tokenByDigest(Secrets.sha256(value)).filter(t -> !t.revoked())
                 .orElseThrow(() -> new BadCredentialsException("Unknown or revoked API token"));
+        if (token.expired(now)) {
+            throw new BadCredentialsException("This API token has expired");
+        }
+        directory.noteUse(token, now);
+        return new CallerAuthentication(new Caller("token", "token:" + token.name(), token.role()), null);
     }
 
     private Authentication sharedPassword(SharedPasswordBearer bearer) {

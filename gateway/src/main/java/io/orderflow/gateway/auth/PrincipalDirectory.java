@@ -8,8 +8,10 @@ import io.orderflow.kafka.SocketBuffers;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
 import io.orderflow.gateway.auth.Principals.ApiToken;
+import io.orderflow.gateway.auth.Principals.AuditEntry;
 import io.orderflow.gateway.auth.Principals.Person;
 import io.orderflow.gateway.auth.Principals.Session;
+import io.orderflow.gateway.auth.Principals.TokenUse;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -35,6 +38,10 @@ import tools.jackson.databind.JsonNode;
  * beginning at start and kept up to date, so every gateway instance sees every principal (a revocation on one is seen
  * by all within the topic's latency). Writes go to the topic and complete once this instance's view holds them, so a
  * caller reads its own writes. Nothing about a principal lives only in memory.
+ *
+ * <p>The team's audit log lives here too, one record per change ({@code audit:<id>}, never rewritten, so compaction
+ * keeps every entry), and so does when each token was last used ({@code used:<token id>}, written at most once per
+ * {@link #USE_RESOLUTION} per token, not on every request).
  */
 @Component
 public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
@@ -42,11 +49,20 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
     private static final Logger log = LoggerFactory.getLogger(PrincipalDirectory.class);
     private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(10);
 
+    /** How coarse a token's last-used time is: a use is written only when the last one noted is this old. */
+    public static final Duration USE_RESOLUTION = Duration.ofMinutes(1);
+
     private final KafkaSettings kafka;
     private final GatewayProperties gateway;
     private final Map<String, Person> people = new ConcurrentHashMap<>();
     private final Map<String, ApiToken> tokens = new ConcurrentHashMap<>();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+    private final Map<String, TokenUse> uses = new ConcurrentHashMap<>();
+    /** By token id: when this instance last sent a use, so a burst of requests sends one before the topic answers. */
+    private final Map<String, Long> usesSent = new ConcurrentHashMap<>();
+    /** Newest first: ids sort by time. */
+    private final ConcurrentSkipListMap<String, AuditEntry> audit =
+            new ConcurrentSkipListMap<>(Comparator.reverseOrder());
     private volatile KafkaProducer<String, JsonNode> producer;
 
     public PrincipalDirectory(KafkaSettings kafka, GatewayProperties gateway) {
@@ -63,6 +79,8 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
             case "person" -> put(people, id, value, Person.class);
             case "token" -> put(tokens, id, value, ApiToken.class);
             case "session" -> put(sessions, id, value, Session.class);
+            case "used" -> put(uses, id, value, TokenUse.class);
+            case "audit" -> put(audit, id, value, AuditEntry.class);
             default -> log.warn("Ignoring a principals record with an unknown key kind");
         }
     }
@@ -120,6 +138,21 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
         return Optional.ofNullable(sessions.get(digest));
     }
 
+    /** When the token was last used, to within {@link #USE_RESOLUTION}; {@code null} if never. */
+    public Long lastUsed(String tokenId) {
+        TokenUse use = uses.get(tokenId);
+        return use == null ? null : use.at();
+    }
+
+    /**
+     * Up to {@code limit} audit entries, newest first, starting after the entry {@code after} (an id; {@code null}
+     * for the newest).
+     */
+    public List<AuditEntry> audit(String after, int limit) {
+        var entries = after == null ? audit.values() : audit.tailMap(after, false).values();
+        return entries.stream().limit(limit).toList();
+    }
+
     // ---- writes --------------------------------------------------------------------------------------------------
 
     public Mono<Void> save(Person person) {
@@ -136,6 +169,37 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
 
     public Mono<Void> endSession(String digest) {
         return write(Session.key(digest), null);
+    }
+
+    public Mono<Void> record(AuditEntry entry) {
+        return write(entry.key(), Json.tree(entry));
+    }
+
+    /**
+     * Notes that a token was used at {@code now}, unless a use within {@link #USE_RESOLUTION} is already noted (by any
+     * instance) or on its way from this one: one write per token per minute at most, whatever the request rate. The
+     * write is not waited for; if it fails, the next use after the resolution tries again.
+     */
+    public void noteUse(ApiToken token, long now) {
+        Long noted = lastUsed(token.id());
+        if (noted != null && now - noted < USE_RESOLUTION.toMillis()) {
+            return;
+        }
+        Long sent = usesSent.get(token.id());
+        if (sent != null && now - sent < USE_RESOLUTION.toMillis()) {
+            return;
+        }
+        if (!(sent == null ? usesSent.putIfAbsent(token.id(), now) == null
+                : usesSent.replace(token.id(), sent, now))) {
+            return; // another request of this instance is noting it
+        }
+        TokenUse use = new TokenUse(token.id(), now);
+        producer.send(new ProducerRecord<>(Topics.PRINCIPALS.name(), use.key(), Json.tree(use)), (metadata, error) -> {
+            if (error != null) {
+                log.warn("Could not note the use of token {}: {}", token.id(), error.toString());
+                usesSent.remove(token.id(), now);
+            }
+        });
     }
 
     private Mono<Void> write(String key, JsonNode value) {

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 
 /**
  * What the {@code principals} topic holds, one record per key: {@code person:<id>}, {@code token:<sha-256 of the
- * value>} and {@code session:<sha-256 of the cookie value>}. No value of a token or cookie and no password is ever
+ * value>}, {@code session:<sha-256 of the cookie value>}, {@code used:<token id>} (when a token was last used) and
+ * {@code audit:<id>} (the team's audit log). No value of a token or cookie and no password is ever
  * stored, only digests and password hashes.
  */
 public final class Principals {
@@ -46,10 +47,11 @@ public final class Principals {
     /**
      * An API token, keyed by the digest of its value.
      *
-     * @param hint the last four characters of the value, so a person can tell tokens apart
+     * @param hint      the last four characters of the value, so a person can tell tokens apart
+     * @param expiresAt epoch milliseconds from which the token is refused (401), or {@code null}: it does not expire
      */
     public record ApiToken(String id, String name, String role, boolean revoked, long createdAt, String createdBy,
-                           String hint, String digest) {
+                           String hint, String digest, Long expiresAt) {
 
         static String key(String digest) {
             return "token:" + digest;
@@ -61,7 +63,53 @@ public final class Principals {
         }
 
         ApiToken revoke() {
-            return new ApiToken(id, name, role, true, createdAt, createdBy, hint, digest);
+            return new ApiToken(id, name, role, true, createdAt, createdBy, hint, digest, expiresAt);
+        }
+
+        boolean expired(long now) {
+            return expiresAt != null && now >= expiresAt;
+        }
+    }
+
+    /**
+     * When a token was last used, under its own key ({@code used:<token id>}) so that noting a use never rewrites the
+     * token itself (a use noted on one gateway instance cannot undo a revocation made on another). Written at most once
+     * per {@link PrincipalDirectory#USE_RESOLUTION} per token, so the time is that coarse.
+     */
+    public record TokenUse(String tokenId, long at) {
+
+        static String key(String tokenId) {
+            return "used:" + tokenId;
+        }
+
+        @JsonIgnore
+        public String key() {
+            return key(tokenId);
+        }
+    }
+
+    /**
+     * One change to the team, kept for the audit log ({@code audit:<id>}); never rewritten, never a secret.
+     *
+     * @param id         sortable by time: the epoch milliseconds, zero-padded, then a random part
+     * @param actor      who made the change: an email, {@code token:<name>}, {@code password} or {@code open}
+     * @param action     {@code person.added}, {@code person.role_changed}, {@code person.disabled},
+     *                   {@code person.enabled}, {@code person.password_reset}, {@code token.created} or
+     *                   {@code token.revoked}
+     * @param targetId   the person's or token's id
+     * @param target     the person's email or the token's name
+     * @param summary    the change in words, e.g. "Role of bob@example.com: viewer → approver"
+     */
+    public record AuditEntry(String id, long at, String actor, String action, String targetId, String target,
+                             String summary) {
+
+        static String key(String id) {
+            return "audit:" + id;
+        }
+
+        @JsonIgnore
+        public String key() {
+            return key(id);
         }
     }
 

@@ -81,6 +81,8 @@ public final class RouteRules {
             rule("GET", "/api/v1/team/tokens", Need.VIEWER),
             rule("POST", "/api/v1/team/tokens", Need.OPERATOR),
             rule("DELETE", "/api/v1/team/tokens/{id}", Need.OPERATOR),
+            // beyond the contract: the audit log says who changed whom on the team, for operators only
+            rule("GET", "/api/v1/team/audit", Need.OPERATOR),
             // the dashboard's scripts and styles; its pages follow (not in the OpenAPI document). A page needs no
             // sign-in: it shows the sign-in form when GET /api/v1/auth/me answers 401, and the API guards the data
             rule("GET", DashboardPages.ASSETS, Need.NONE)),

@@ -1,7 +1,9 @@
 package io.orderflow.gateway.auth;
 
 import io.orderflow.gateway.api.ApiException;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.orderflow.gateway.auth.Principals.ApiToken;
+import io.orderflow.gateway.auth.Principals.AuditEntry;
 import io.orderflow.gateway.auth.Principals.Person;
 import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.caller.Role;
@@ -11,8 +13,10 @@ import io.orderflow.schemas.commands.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -23,6 +27,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -31,7 +36,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The team: people (add, change role, disable, reset password) and API tokens (create, revoke), for the dashboard's
- * Team page and for scripts. Reads need viewer, changes operator (the route table says so). Passwords and token values
+ * Team page and for scripts, and the audit log of every change to it. Reads need viewer (the audit log operator),
+ * changes operator (the route table says so). Passwords and token values
  * are returned once, when they are made, and are never listed or logged.
  *
  * <p>Bootstrap: the first person can be added only with the shared password or on an open deployment. Without a
@@ -49,6 +55,7 @@ class TeamController {
     private final PasswordEncoder passwords;
     private final Clock clock;
     private final Access access;
+    private final AtomicLong auditSequence = new AtomicLong();
 
     TeamController(PrincipalDirectory directory, PrincipalAuthenticator authenticator, AuthProperties settings,
                    RequestValidator validator, PasswordEncoder passwords, Clock clock, Access access) {
@@ -69,12 +76,17 @@ class TeamController {
         }
     }
 
-    /** A token as the API shows them: never the value or its digest. */
+    /**
+     * A token as the API shows them: never the value or its digest.
+     *
+     * @param expiresAt  epoch milliseconds from which it is refused, or {@code null}
+     * @param lastUsedAt when it was last used, to within a minute, or {@code null} if never
+     */
     record TokenView(String id, String name, String role, boolean revoked, long createdAt, String createdBy,
-                     String hint) {
-        static TokenView of(ApiToken token) {
+                     String hint, Long expiresAt, Long lastUsedAt) {
+        static TokenView of(ApiToken token, Long lastUsedAt) {
             return new TokenView(token.id(), token.name(), token.role(), token.revoked(), token.createdAt(),
-                    token.createdBy(), token.hint());
+                    token.createdBy(), token.hint(), token.expiresAt(), lastUsedAt);
         }
     }
 
@@ -86,6 +98,11 @@ class TeamController {
     }
 
     record Tokens(List<TokenView> tokens) {
+    }
+
+    /** A page of the audit log, newest first; {@code next} is the cursor of the following page, absent on the last. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record AuditPage(List<AuditEntry> entries, String next) {
     }
 
     /** A new token with its value, shown only here. */
@@ -122,7 +139,9 @@ class TeamController {
                     .flatMap(hash -> {
                         Person person = new Person("usr_" + Secrets.random(9), email,
                                 request.get("name").asString().strip(), role, false, hash, clock.millis(), 0);
-                        return directory.save(person).thenReturn(ResponseEntity
+                        return directory.save(person).then(audit(caller, "person.added", person.id(),
+                                        person.email(), "Added " + person.email() + " as " + role))
+                                .thenReturn(ResponseEntity
                                 .created(URI.create("/api/v1/team/people/" + person.id()))
                                 .body(new PersonWithPassword(PersonView.of(person),
                                         request.has("password") ? null : password)));
@@ -158,7 +177,20 @@ class TeamController {
             }
             checkAnOperatorRemains(person, changed);
             Person updated = changed;
-            return directory.save(updated).thenReturn(PersonView.of(updated));
+            if (updated.equals(person)) {
+                return Mono.just(PersonView.of(updated));
+            }
+            Mono<Void> recorded = Mono.empty();
+            if (!updated.role().equals(person.role())) {
+                recorded = recorded.then(audit(caller, "person.role_changed", person.id(), person.email(),
+                        "Role of " + person.email() + ": " + person.role() + " → " + updated.role()));
+            }
+            if (updated.disabled() != person.disabled()) {
+                recorded = recorded.then(updated.disabled()
+                        ? audit(caller, "person.disabled", person.id(), person.email(), "Disabled " + person.email())
+                        : audit(caller, "person.enabled", person.id(), person.email(), "Enabled " + person.email()));
+            }
+            return directory.save(updated).then(recorded).thenReturn(PersonView.of(updated));
         });
     }
 
@@ -172,6 +204,8 @@ class TeamController {
             return Mono.fromCallable(() -> passwords.encode(password)).subscribeOn(Schedulers.boundedElastic())
                     .map(person::withPasswordHash)
                     .flatMap(reset -> directory.save(reset)
+                            .then(audit(caller, "person.password_reset", person.id(), person.email(),
+                                    "Reset the password of " + person.email()))
                             .thenReturn(new PersonWithPassword(PersonView.of(reset), password)));
         });
     }
@@ -196,28 +230,40 @@ class TeamController {
     @Operation(operationId = "listTokens", summary = "Every API token, revoked ones too, newest first; never a value")
     @GetMapping("/tokens")
     Mono<Tokens> tokens() {
-        return directory.loaded().then(Mono.fromSupplier(
-                () -> new Tokens(directory.tokens().stream().map(TokenView::of).toList())));
+        return directory.loaded().then(Mono.fromSupplier(() -> new Tokens(directory.tokens().stream()
+                .map(token -> TokenView.of(token, directory.lastUsed(token.id()))).toList())));
     }
 
     @Operation(operationId = "createToken", summary = "Create an API token",
             description = "201 with the token and its value, which is shown only here and starts with owf_. "
-                    + "Decisions made with it are recorded as token:<name>.")
+                    + "Decisions made with it are recorded as token:<name>, so names are unique in the deployment, "
+                    + "revoked tokens' names included (409 on a duplicate). With expiresAt (epoch milliseconds, in "
+                    + "the future) the token is refused (401) from then on.")
     @PostMapping("/tokens")
     Mono<ResponseEntity<NewToken>> createToken(@RequestBody(required = false) String body,
                                                ServerWebExchange exchange) {
         return caller(exchange).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.CREATE_TOKEN, body);
             String name = request.get("name").asString();
-            if (directory.tokens().stream().anyMatch(t -> !t.revoked() && t.name().equals(name))) {
+            // token:<name> is what decisions record: one name, one token, even after it is revoked
+            if (directory.tokens().stream().anyMatch(t -> t.name().equals(name))) {
                 throw ApiException.conflict("A token named " + name + " already exists");
+            }
+            long now = clock.millis();
+            Long expiresAt = request.has("expiresAt") ? request.get("expiresAt").asLong() : null;
+            if (expiresAt != null && expiresAt <= now) {
+                throw ApiException.badRequest("expiresAt must be in the future");
             }
             String value = Secrets.newTokenValue();
             ApiToken token = new ApiToken("tok_" + Secrets.random(9), name, request.get("role").asString(), false,
-                    clock.millis(), createdBy(caller), value.substring(value.length() - 4), Secrets.sha256(value));
-            return directory.save(token).thenReturn(ResponseEntity
+                    now, createdBy(caller), value.substring(value.length() - 4), Secrets.sha256(value), expiresAt);
+            String expiry = expiresAt == null ? "" : ", expiring " + Instant.ofEpochMilli(expiresAt);
+            return directory.save(token)
+                    .then(audit(caller, "token.created", token.id(), name,
+                            "Created token " + name + " (" + token.role() + expiry + ")"))
+                    .thenReturn(ResponseEntity
                     .created(URI.create("/api/v1/team/tokens/" + token.id()))
-                    .body(new NewToken(TokenView.of(token), value)));
+                    .body(new NewToken(TokenView.of(token, null), value)));
         });
     }
 
@@ -227,9 +273,55 @@ class TeamController {
         return caller(exchange).flatMap(caller -> {
             ApiToken token = directory.token(id)
                     .orElseThrow(() -> ApiException.notFound("Token " + id + " not found"));
-            return (token.revoked() ? Mono.<Void>empty() : directory.save(token.revoke()))
+            return (token.revoked() ? Mono.<Void>empty() : directory.save(token.revoke())
+                    .then(audit(caller, "token.revoked", token.id(), token.name(), "Revoked token " + token.name())))
                     .thenReturn(Map.of("ok", true));
         });
+    }
+
+    // ---- audit log -----------------------------------------------------------------------------------------------
+
+    @Operation(operationId = "listTeamAudit", summary = "The team's audit log, newest first, a page at a time",
+            description = "Every change to the team (person added, role changed, disabled, enabled, password reset; "
+                    + "token created, revoked) with who made it. cursor is the next of the page before; limit is 1 "
+                    + "to 200, default 50.")
+    @GetMapping("/audit")
+    Mono<AuditPage> audit(@RequestParam(required = false) String cursor,
+                          @RequestParam(required = false) String limit) {
+        String after = AuditCursor.decode(cursor);
+        int size = pageSize(limit);
+        return directory.loaded().then(Mono.fromSupplier(() -> {
+            List<AuditEntry> entries = directory.audit(after, size + 1);
+            boolean more = entries.size() > size;
+            List<AuditEntry> page = more ? entries.subList(0, size) : entries;
+            return new AuditPage(page, more ? AuditCursor.encode(page.getLast().id()) : null);
+        }));
+    }
+
+    private static final int DEFAULT_PAGE = 50;
+    private static final int MAX_PAGE = 200;
+
+    private static int pageSize(String limit) {
+        if (limit == null) {
+            return DEFAULT_PAGE;
+        }
+        try {
+            int size = Integer.parseInt(limit);
+            if (size >= 1 && size <= MAX_PAGE) {
+                return size;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw ApiException.badRequest("limit must be a whole number from 1 to " + MAX_PAGE);
+    }
+
+    /** Records a change to the team once it is saved; the entry names the caller who made it. */
+    private Mono<Void> audit(Caller caller, String action, String targetId, String target, String summary) {
+        long now = clock.millis();
+        // time first, then this instance's sequence: newest first even for changes within one millisecond
+        String id = String.format("%013d_%012d_%s", now, auditSequence.incrementAndGet(), Secrets.random(3));
+        return directory.record(new AuditEntry(id, now, createdBy(caller), action, targetId, target, summary));
     }
 
     private Mono<Caller> caller(ServerWebExchange exchange) {

@@ -57,7 +57,7 @@ class AuthMatrixTest {
 
     /** The dashboard's scripts and pages, written here independently of the rule table: public, like health. */
     private static final List<String> DASHBOARD = List.of("/assets/**", "/", "/sign-in", "/orders", "/orders/{id}",
-            "/approvals", "/back-office", "/webhooks", "/team", "/flows", "/system");
+            "/approvals", "/back-office", "/webhooks", "/team", "/audit", "/flows", "/system");
     private static final List<String> UNDOCUMENTED = java.util.stream.Stream.concat(
             java.util.stream.Stream.of("/api/v1/openapi.json", "/api/v1/orders/{id}/socket"), DASHBOARD.stream())
             .toList();
@@ -188,6 +188,9 @@ class AuthMatrixTest {
         if (path.equals("/api/v1/system")) {
             return Need.OPERATOR; // beyond the contract: the services' readiness parts and the consumer groups
         }
+        if (path.equals("/api/v1/team/audit")) {
+            return Need.OPERATOR; // beyond the contract: who changed whom on the team, for operators only
+        }
         if (rule.method().name().equals("GET")) {
             return Need.VIEWER;
         }
@@ -221,7 +224,7 @@ class AuthMatrixTest {
             case "GET /assets/**" -> new Probe("/assets/app.js", "", 200);
             case "GET /orders/{id}" -> new Probe("/orders/" + ORDER, "", 200);
             case "GET /", "GET /sign-in", "GET /orders", "GET /approvals", "GET /back-office", "GET /webhooks",
-                 "GET /team", "GET /flows", "GET /system" -> new Probe(rule.path(), "", 200);
+                 "GET /team", "GET /audit", "GET /flows", "GET /system" -> new Probe(rule.path(), "", 200);
             case "GET /api/v1/openapi.json" -> new Probe("/api/v1/openapi.json", "", 200);
             case "GET /api/v1/flows" -> new Probe("/api/v1/flows", "", 200);
             case "POST /api/v1/orders" -> new Probe("/api/v1/orders", """
@@ -268,6 +271,7 @@ class AuthMatrixTest {
             case "POST /api/v1/team/tokens" -> new Probe("/api/v1/team/tokens",
                     "{\"name\": \"probe-" + TOKEN_NAMES.incrementAndGet() + "\", \"role\": \"viewer\"}", 201);
             case "DELETE /api/v1/team/tokens/{id}" -> new Probe("/api/v1/team/tokens/tok_nobody", "", 404);
+            case "GET /api/v1/team/audit" -> new Probe("/api/v1/team/audit?limit=5", "", 200);
             default -> throw new AssertionError("No probe for " + rule.method() + " " + rule.path()
                     + ": add one to AuthMatrixTest");
         };

@@ -7,6 +7,7 @@ import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.Rollback;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.reports.RunReport;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
@@ -49,8 +50,9 @@ public final class OrderApplier {
             case OrderFact.OrderCancelled cancelled -> state.edit()
                     .status(OrderStatus.CANCELLED).reason(cancelled.reason()).waits(List.of())
                     .nodes(OrderState.handOver(cutShort(state, cancelled.at())))
-                    .timeline(state.timelineWith(TimelineEntry.of(cancelled.at(), "cancel",
-                            "Cancelled: " + cancelled.reason())))
+                    .timeline(state.timelineWith(new TimelineEntry(cancelled.at(), "cancel",
+                            "Cancelled by " + cancelled.by() + ": " + cancelled.reason(), null,
+                            Json.object().put("reason", cancelled.reason()).put("by", cancelled.by()), null)))
                     .build();
             case OrderFact.RunContinued continued -> state.edit()
                     .instanceId(continued.instanceId()).generation(continued.generation()).seq(0)
@@ -201,13 +203,38 @@ public final class OrderApplier {
                 .build();
     }
 
+    /**
+     * "Approve order ord_1: approved by ann@example.com, note: Looks fine" for a decision, "Await payment: received
+     * (reference TX-1, 120.00 USD)" for a payment with a reference, otherwise the title and the branch. The entry's
+     * {@code data} is the payload itself, so {@code by}, {@code note}, {@code reference} and {@code amount} are there
+     * as fields too.
+     */
+    static String closeMessage(OrderState state, Wait wait, OrderFact.WaitClosed closed) {
+        String message = wait.title() + ": " + closed.branch();
+        JsonNode payload = closed.payload();
+        if (payload == null) {
+            return message;
+        }
+        if (wait.isApproval() && payload.hasNonNull("decision") && payload.hasNonNull("by")) {
+            message += " by " + payload.get("by").asString();
+            if (payload.hasNonNull("note") && !payload.get("note").asString().isBlank()) {
+                message += ", note: " + payload.get("note").asString();
+            }
+            return message;
+        }
+        String currency = state.order() != null && state.order().hasNonNull("currency")
+                ? state.order().get("currency").asString() : null;
+        String reference = PaymentReference.describe(payload, currency);
+        return reference == null ? message : message + " (" + reference + ")";
+    }
+
     private static OrderState waitClosed(OrderState state, OrderFact.WaitClosed closed) {
         Wait wait = state.waitAt(closed.nodeId()).orElseThrow();
         List<Wait> waits = new ArrayList<>(state.waits());
         waits.remove(wait);
         OrderState.Builder next = state.edit().waits(waits)
                 .timeline(state.timelineWith(new TimelineEntry(closed.at(), "close:" + wait.event(),
-                        wait.title() + ": " + closed.branch(), wait.nodeId(), closed.payload(), null)));
+                        closeMessage(state, wait, closed), wait.nodeId(), closed.payload(), null)));
         if (closed.varsKey() != null) {
             ObjectNode vars = state.vars() instanceof ObjectNode object ? object.deepCopy() : Json.object();
             vars.set(closed.varsKey(), closed.payload());

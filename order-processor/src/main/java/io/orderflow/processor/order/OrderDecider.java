@@ -2,6 +2,7 @@ package io.orderflow.processor.order;
 
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.timers.Due;
+import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.documents.Documents;
 import io.orderflow.schemas.events.OrderEvent;
@@ -47,8 +48,16 @@ public final class OrderDecider {
 
     // ---- commands -------------------------------------------------------------------------------------------
 
-    /** {@code state} is {@code null} for an unknown order. */
+    /** {@code state} is {@code null} for an unknown order; the caller is not known (recorded as {@code api}). */
     public Decision decide(OrderState state, OrderCommand command, long now) {
+        return decide(state, command, null, now);
+    }
+
+    /**
+     * {@code state} is {@code null} for an unknown order; {@code caller} is who sent the command, as the gateway
+     * authenticated them ({@code null} when not known), recorded as who cancelled.
+     */
+    public Decision decide(OrderState state, OrderCommand command, Caller caller, long now) {
         if (state == null && !(command instanceof OrderCommand.StartOrder)) {
             return Decision.rejected(Rejection.notFound(command.orderId()));
         }
@@ -56,7 +65,7 @@ public final class OrderDecider {
             case OrderCommand.StartOrder start -> start(state, start, now);
             case OrderCommand.DeliverEvent deliver -> deliver(state, deliver, now);
             case OrderCommand.DecideApproval decide -> decideApproval(state, decide, now);
-            case OrderCommand.CancelOrder cancel -> cancel(state, cancel, now);
+            case OrderCommand.CancelOrder cancel -> cancel(state, cancel, actor(caller), now);
             case OrderCommand.AppendChat append -> appendChat(append, now);
             case OrderCommand.ConfirmProposal confirm -> confirmProposal(state, confirm);
         };
@@ -153,6 +162,10 @@ public final class OrderDecider {
         if (wait == null) {
             return Decision.none().replying(200, Json.object().put("delivered", false));
         }
+        ObjectNode refused = PaymentReference.refusal(deliver.payload(), text(state.order(), "currency"));
+        if (refused != null) {
+            return Decision.none().replying(400, refused);
+        }
         ObjectNode payload = deliver.payload() instanceof ObjectNode given ? given.deepCopy() : Json.object();
         payload.put("event", deliver.event());
         payload.put("at", now);
@@ -182,7 +195,25 @@ public final class OrderDecider {
                 .replying(200, Json.object().put("ok", true));
     }
 
-    private Decision cancel(OrderState state, OrderCommand.CancelOrder cancel, long now) {
+    /**
+     * Who a command came from, in words for the timeline: the caller's identity (an email, {@code token:<name>}), the
+     * shared password, an open deployment, or {@code api} when the command did not say.
+     */
+    static String actor(Caller caller) {
+        if (caller == null || caller.kind() == null) {
+            return "api";
+        }
+        if (caller.identity() != null) {
+            return caller.identity();
+        }
+        return switch (caller.kind()) {
+            case "password" -> "shared password";
+            case "open" -> "open deployment";
+            default -> caller.kind();
+        };
+    }
+
+    private Decision cancel(OrderState state, OrderCommand.CancelOrder cancel, String by, long now) {
         if (state.status().terminal()) {
             return Decision.none().replying(200,
                     Json.object().put("ok", false).put("status", state.status().wire()));
@@ -202,7 +233,7 @@ public final class OrderDecider {
         data.put("reason", reason);
         effects.add(new Effect.PublishEvent(new OrderEvent("order.cancelled", state.orderId(), "cancel", now, data,
                 settings.webhookRetries())));
-        return Decision.of(List.of(new OrderFact.OrderCancelled(reason, now)), effects)
+        return Decision.of(List.of(new OrderFact.OrderCancelled(reason, by, now)), effects)
                 .replying(200, Json.object().put("ok", true));
     }
 

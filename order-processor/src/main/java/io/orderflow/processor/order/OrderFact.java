@@ -40,7 +40,8 @@ public sealed interface OrderFact {
     record WaitClosed(String nodeId, String branch, String varsKey, JsonNode payload, long at) implements OrderFact {
     }
 
-    record OrderCancelled(String reason, long at) implements OrderFact {
+    /** Cancelled for {@code reason}; {@code by} is who asked (an email, {@code token:<name>}, ...). */
+    record OrderCancelled(String reason, String by, long at) implements OrderFact {
     }
 
     record RunContinued(String instanceId, int generation, String previousInstanceId, long at) implements OrderFact {

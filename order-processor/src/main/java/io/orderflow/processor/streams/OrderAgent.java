@@ -367,7 +367,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
          */
         private Decision decideOrAnswer500(OrderState state, CommandEnvelope envelope, long now) {
             try {
-                return decider.decide(state, envelope.command(), now);
+                return decider.decide(state, envelope.command(), envelope.caller(), now);
             } catch (RuntimeException e) {
                 log.error("Could not decide {} for order {}", envelope.command().getClass().getSimpleName(),
                         envelope.command().orderId(), e);

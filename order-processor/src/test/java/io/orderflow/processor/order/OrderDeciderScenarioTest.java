@@ -40,7 +40,7 @@ class OrderDeciderScenarioTest {
     void givenAnOrderWaitingForApproval_whenCancelled_thenTheApprovalIsCancelledTheRunTerminatedAndTheEventSent() {
         given(status(1, OrderStatus.WAITING), new OrderFact.WaitOpened(APPROVAL, 1_000))
                 .when(new OrderCommand.CancelOrder(ORDER, "Budget frozen"), NOW)
-                .then(List.of(new OrderFact.OrderCancelled("Budget frozen", NOW)),
+                .then(List.of(new OrderFact.OrderCancelled("Budget frozen", "api", NOW)),
                         List.of(new Effect.CloseApproval("approve", "cancelled", NOW, null, null),
                                 new Effect.ClearDeadline(121_000, "approve"),
                                 new Effect.SendTask(new NodeTask.TerminateRun(ORDER, INSTANCE, "Budget frozen")),
@@ -55,7 +55,7 @@ class OrderDeciderScenarioTest {
     void givenACancelWithoutReason_whenCancelled_thenTheDefaultReasonIsUsed() {
         given(status(1, OrderStatus.RUNNING))
                 .when(new OrderCommand.CancelOrder(ORDER, null), NOW)
-                .then(List.of(new OrderFact.OrderCancelled(OrderDecider.DEFAULT_CANCEL_REASON, NOW)),
+                .then(List.of(new OrderFact.OrderCancelled(OrderDecider.DEFAULT_CANCEL_REASON, "api", NOW)),
                         List.of(new Effect.SendTask(new NodeTask.TerminateRun(ORDER, INSTANCE, "Cancelled via API")),
                                 new Effect.PublishEvent(new OrderEvent("order.cancelled", ORDER, "cancel", NOW, json("""
                                         {"order":{"id":"ord_1","type":"b2b_order","title":"B2B order · cus_1",

@@ -99,8 +99,13 @@ final class AgentDriver implements AutoCloseable {
 
     /** Sends the command and answers its one reply (asserting there is exactly one). */
     CommandReply command(OrderCommand command) {
+        return command(command, Caller.OPEN);
+    }
+
+    /** Sends the command as this caller and answers its one reply (asserting there is exactly one). */
+    CommandReply command(OrderCommand command, Caller caller) {
         String correlation = UUID.randomUUID().toString();
-        commands.pipeInput(command.orderId(), new CommandEnvelope(correlation, "gw-1", now(), Caller.OPEN, command));
+        commands.pipeInput(command.orderId(), new CommandEnvelope(correlation, "gw-1", now(), caller, command));
         List<KeyValue<String, CommandReply>> all = replies.readKeyValuesToList();
         if (all.size() != 1 || !all.getFirst().key.equals("gw-1")
                 || !all.getFirst().value.correlationId().equals(correlation)) {
