@@ -1,7 +1,6 @@
 package io.orderflow.dispatcher.deliveries;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import io.orderflow.dispatcher.subscriptions.SubscriptionHealth;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.CompactedTopicView;
 import org.apache.kafka.common.serialization.StringDeserializer;

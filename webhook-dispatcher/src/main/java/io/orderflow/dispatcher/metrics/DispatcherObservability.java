@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.orderflow.dispatcher.subscriptions.Subscription;
-import io.orderflow.dispatcher.subscriptions.SubscriptionHealth;
+import io.orderflow.dispatcher.deliveries.SubscriptionHealth;
 import io.orderflow.dispatcher.subscriptions.SubscriptionStore;
 import io.orderflow.dispatcher.deliveries.DeliveryMeters;
 import io.orderflow.kafka.KafkaSettings;

@@ -1,5 +1,6 @@
 package io.orderflow.dispatcher.subscriptions;
 
+import io.orderflow.dispatcher.deliveries.SubscriptionHealth;
 import io.orderflow.schemas.requests.WebhookSubscriptionRules;
 import java.time.Duration;
 import java.time.Instant;

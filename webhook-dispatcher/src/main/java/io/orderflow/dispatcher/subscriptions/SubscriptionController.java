@@ -2,6 +2,7 @@ package io.orderflow.dispatcher.subscriptions;
 
 import io.orderflow.dispatcher.deliveries.Delivery;
 import io.orderflow.dispatcher.deliveries.DeliveryStore;
+import io.orderflow.dispatcher.deliveries.SubscriptionHealth;
 import io.orderflow.dispatcher.dispatch.AddressPolicy;
 import java.security.SecureRandom;
 import java.time.Clock;

@@ -10,7 +10,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.orderflow.dispatcher.dispatch.DispatcherHttp.Answer;
 import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
-import io.orderflow.dispatcher.subscriptions.SubscriptionHealth;
+import io.orderflow.dispatcher.deliveries.SubscriptionHealth;
 import io.orderflow.schemas.events.OrderEvent;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,6 @@
-package io.orderflow.dispatcher.subscriptions;
+package io.orderflow.dispatcher.deliveries;
 
 import io.orderflow.dispatcher.DispatcherProperties;
-import io.orderflow.dispatcher.deliveries.Delivery;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
