@@ -32,9 +32,13 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
     public static final int LISTED = 50;
     static final int KEPT_PER_SUBSCRIPTION = 500;
 
-    /** What the store reads of a stored record at once; everything else stays in {@link Kept#json}. */
+    /**
+     * What the store reads of a stored record at once, for its ordering and lookups and for the subscription's health;
+     * everything else, the payload above all, stays in {@link Kept#json}.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record Fields(String subscriptionId, DeliveryStatus status, long createdAt, int attempts) {
+    record Fields(String subscriptionId, DeliveryStatus status, long createdAt, int attempts, String lastError,
+                  Long deliveredAt) {
     }
 
     /** One delivery record as kept in memory: its ordering and lookup fields, and the record as stored. */
@@ -82,10 +86,7 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
                 bySubscription.computeIfAbsent(fields.subscriptionId(), ignored -> new ConcurrentHashMap<>());
         Kept kept = new Kept(id, fields.createdAt(), fields.status() != DeliveryStatus.PENDING, json);
         deliveries.put(id, kept);
-        if (fields.attempts() > 0) {
-            // only a tried delivery tells the subscription's health anything: the record is read in full for it
-            health.observe(kept.delivery(), caughtUp().isDone());
-        }
+        health.observe(id, fields, caughtUp().isDone());
         if (deliveries.size() > KEPT_PER_SUBSCRIPTION + LISTED) {
             deliveries.values().stream().sorted(NEWEST_FIRST).skip(KEPT_PER_SUBSCRIPTION).toList()
                     .forEach(old -> {

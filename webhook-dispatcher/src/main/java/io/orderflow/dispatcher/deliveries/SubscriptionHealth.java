@@ -56,7 +56,7 @@ public class SubscriptionHealth {
      * Takes one delivery record as written. {@code live} is false while the store first reads the topic back: the
      * state is rebuilt then, but no transition is logged.
      */
-    public void observe(Delivery delivery, boolean live) {
+    void observe(String deliveryId, DeliveryStore.Fields delivery, boolean live) {
         Boolean failed = attemptFailed(delivery);
         if (failed == null) {
             return;
@@ -65,8 +65,8 @@ public class SubscriptionHealth {
         boolean turnedFailing;
         boolean recovered;
         synchronized (tracker) {
-            tracker.recent.remove(delivery.id());
-            tracker.recent.put(delivery.id(), failed);
+            tracker.recent.remove(deliveryId);
+            tracker.recent.put(deliveryId, failed);
             while (tracker.recent.size() > failingAfter) {
                 tracker.recent.pollFirstEntry();
             }
@@ -82,15 +82,15 @@ public class SubscriptionHealth {
         }
         if (live && turnedFailing) {
             log.warn("Webhook subscription {} is failing: its last {} deliveries failed, the latest {} with: {}",
-                    delivery.subscriptionId(), failingAfter, delivery.id(), delivery.lastError());
+                    delivery.subscriptionId(), failingAfter, deliveryId, delivery.lastError());
         } else if (live && recovered) {
             log.info("Webhook subscription {} recovered: delivery {} was delivered", delivery.subscriptionId(),
-                    delivery.id());
+                    deliveryId);
         }
     }
 
     /** True when the record's latest attempt failed, false when it succeeded, null when it tells of no attempt. */
-    private static Boolean attemptFailed(Delivery delivery) {
+    private static Boolean attemptFailed(DeliveryStore.Fields delivery) {
         if (delivery.attempts() == 0) {
             return null;
         }
