@@ -45,6 +45,10 @@ public class DeliveryAttempts {
 
     private static final Duration SETTLED_KEPT = Duration.ofSeconds(5);
 
+    /** On an attempts record whose first attempt the fan-out made: why it failed, and the answer's status if any. */
+    static final String TRIED_ERROR_HEADER = "orderflow-tried-error";
+    static final String TRIED_STATUS_HEADER = "orderflow-tried-status";
+
     private final SubscriptionStore subscriptions;
     private final DeliveryStore deliveries;
     private final WebhookSender sender;
@@ -117,6 +121,13 @@ public class DeliveryAttempts {
                 log.debug("Delivery {} is already settled; not sending it again", task.deliveryId());
                 return CompletableFuture.completedFuture(null);
             }
+            Optional<String> triedError = headerString(record.headers(), TRIED_ERROR_HEADER);
+            if (attempt == 1 && triedError.isPresent()) {
+                // The fan-out made this first attempt; its outcome is recorded and the retries take over.
+                Integer status = headerString(record.headers(), TRIED_STATUS_HEADER).map(Integer::valueOf)
+                        .orElse(null);
+                return settle(task, attempt, new WebhookSender.Outcome(status, triedError.get()));
+            }
             if (mayChangeLane && lanes.isSlow(task.subscriptionId())) {
                 // Handed over once the broker has it; only first attempts change lanes, so the attempt count holds.
                 // The headers go along: they carry the order's trace context to the request.
@@ -157,20 +168,68 @@ public class DeliveryAttempts {
         }
     }
 
+    /**
+     * The first attempt of a delivery the fan-out has just made, sent at once instead of by way of the attempts topic:
+     * a delivery that succeeds (nearly all of them) costs one record, its {@code delivered} one, instead of a
+     * {@code pending} record, an attempts record and the {@code delivered} one, each written and read back. An
+     * attempt that fails is handed to the attempts topic as tried ({@link #TRIED_ERROR_HEADER}), whose listener
+     * records it {@code pending} and passes it to the retry topics without sending it again. Completes once the
+     * broker has the outcome's record, so the fan-out commits its events only when no delivery of them can be lost.
+     */
+    public CompletableFuture<Void> first(DeliveryTask task, Subscription subscription, String traceparent) {
+        CompletableFuture<WebhookSender.Outcome> sent;
+        try {
+            sent = post(task, subscription, 1, traceparent);
+        } catch (RuntimeException e) {
+            log.error("Delivery {} could not be tried at once; handing it to the attempts topic", task.deliveryId(), e);
+            return handOver(task, traceparent, null);
+        }
+        return sent.exceptionally(failure -> new WebhookSender.Outcome(null, String.valueOf(failure)))
+                .thenCompose(outcome -> {
+                    try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(task.orderId(), traceparent)) {
+                        if (outcome.delivered() || outcome.refused()) {
+                            return settle(task, 1, outcome);
+                        }
+                        return handOver(task, traceparent, outcome); // whose listener logs the failure
+                    }
+                });
+    }
+
+    /**
+     * Puts the delivery on the attempts topic: untried ({@code tried} null), or with the outcome of the first attempt
+     * already made, which its listener records instead of sending again.
+     */
+    private CompletableFuture<Void> handOver(DeliveryTask task, String traceparent, WebhookSender.Outcome tried) {
+        Headers headers = TraceHeaders.of(traceparent);
+        if (tried != null) {
+            headers.add(TRIED_ERROR_HEADER, tried.error().getBytes(StandardCharsets.UTF_8));
+            if (tried.status() != null) {
+                headers.add(TRIED_STATUS_HEADER, String.valueOf(tried.status()).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return kafka.send(new ProducerRecord<>(DispatcherTopics.DELIVERY_ATTEMPTS, null, task.deliveryId(),
+                Json.write(task), headers)).thenApply(ignored -> null);
+    }
+
     private CompletableFuture<Void> send(DeliveryTask task, Subscription subscription, int attempt,
                                          String traceparent) {
+        return post(task, subscription, attempt, traceparent)
+                .thenCompose(outcome -> {
+                    try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(task.orderId(), traceparent)) {
+                        return settle(task, attempt, outcome);
+                    }
+                });
+    }
+
+    private CompletableFuture<WebhookSender.Outcome> post(DeliveryTask task, Subscription subscription, int attempt,
+                                                          String traceparent) {
         byte[] body = Json.MAPPER.writeValueAsBytes(task.payload());
         SubscriberLanes.Ticket ticket = lanes.started(task.subscriptionId());
         List<String> secrets = subscription.signingSecrets(clock.instant(), rotationGrace);
         log.debug("Delivery {} attempt {} to subscription {}", task.deliveryId(), attempt, task.subscriptionId());
         return sender.send(subscription.url(), secrets, task.event(), task.deliveryId(), body, traceparent,
                         ticket::sent)
-                .whenComplete((outcome, failure) -> lanes.finished(ticket))
-                .thenCompose(outcome -> {
-                    try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(task.orderId(), traceparent)) {
-                        return settle(task, attempt, outcome);
-                    }
-                });
+                .whenComplete((outcome, failure) -> lanes.finished(ticket));
     }
 
     private CompletableFuture<Void> settle(DeliveryTask task, int attempt, WebhookSender.Outcome outcome) {

@@ -25,9 +25,9 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Turns each order event into one delivery per matching subscription: a {@code pending} record on
- * {@code webhook-deliveries} and a task on the attempts topic, where each delivery is tried and retried on its own,
- * so a slow or absent subscriber never holds up another one.
+ * Turns each order event into one delivery per matching subscription and makes its first attempt; a delivery whose
+ * first attempt fails goes on to the attempts topic, where its retries run on their own, so an absent subscriber
+ * never holds up another one.
  */
 @Component
 public class EventFanOut {
@@ -37,14 +37,19 @@ public class EventFanOut {
     private final SubscriptionStore subscriptions;
     private final DeliveryStore deliveries;
     private final KafkaTemplate<String, String> kafka;
+    private final DeliveryAttempts attempts;
+    private final SubscriberLanes lanes;
     private final DispatcherProperties properties;
     private final Clock clock;
 
     public EventFanOut(SubscriptionStore subscriptions, DeliveryStore deliveries, KafkaTemplate<String, String> kafka,
-                       DispatcherProperties properties, Clock clock) {
+                       DeliveryAttempts attempts, SubscriberLanes lanes, DispatcherProperties properties,
+                       Clock clock) {
         this.subscriptions = subscriptions;
         this.deliveries = deliveries;
         this.kafka = kafka;
+        this.attempts = attempts;
+        this.lanes = lanes;
         this.properties = properties;
         this.clock = clock;
     }
@@ -54,9 +59,11 @@ public class EventFanOut {
      * Fetching (and committing) as soon as one event was there cost the broker about 400 requests a second at 500
      * orders/s, a quarter of all it served; a webhook now leaves up to 100 ms later.
      *
-     * <p>The whole poll is fanned out before anything is awaited: its records and tasks go to the producer together
-     * (one batch per partition, not a broker round trip per event), and the poll's offsets are committed only once
-     * the broker has every one of them.
+     * <p>The whole poll is fanned out before anything is awaited: its first attempts go out together (each host's
+     * requests share its connections), their outcomes' records go to the producer together (one batch per partition,
+     * not a broker round trip per event), and the poll's offsets are committed only once the broker has every one of
+     * them. A dispatcher that dies before that fans the poll out again when it is back: a receiver may then see a
+     * delivery twice, and dedupes on its id as the contract says.
      */
     @KafkaListener(id = "webhook-event-fan-out", topics = "#{T(io.orderflow.schemas.topics.Topics).ORDER_EVENTS.name()}",
             batch = "true", properties = {"fetch.min.bytes=65536", "fetch.max.wait.ms=100"})
@@ -102,7 +109,12 @@ public class EventFanOut {
         }
     }
 
-    /** The attempts record carries the event's trace context on to the webhook request ({@link TraceHeaders}). */
+    /**
+     * A subscriber answering in time gets its first attempt at once ({@link DeliveryAttempts#first}). One known to
+     * be slow ({@link SubscriberLanes}) gets a {@code pending} record and a task on the slow lane's attempts topic
+     * instead, so that it cannot hold up this poll and with it every other subscriber's next deliveries. Either way
+     * the record carries the event's trace context on to the webhook request ({@link TraceHeaders}).
+     */
     private void fanOut(OrderEvent event, Subscription subscription, String traceparent,
                         List<CompletableFuture<?>> writes) {
         String deliveryId = DeliveryIds.of(event.orderId(), event.step(), subscription.id());
@@ -114,9 +126,13 @@ public class EventFanOut {
         int retries = properties.retriesFor(event.retries());
         DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(), payload,
                 retries, clock.millis());
+        if (!lanes.isSlow(subscription.id())) {
+            writes.add(attempts.first(task, subscription, traceparent));
+            return;
+        }
         // The pending record first: the same producer keeps the order, so no later status can precede it.
         writes.add(deliveries.record(task.record(DeliveryStatus.PENDING, 0, null, null, null)));
-        writes.add(kafka.send(new ProducerRecord<>(DispatcherTopics.DELIVERY_ATTEMPTS, null, deliveryId,
+        writes.add(kafka.send(new ProducerRecord<>(DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, null, deliveryId,
                 Json.write(task), TraceHeaders.of(traceparent))));
     }
 }
