@@ -23,6 +23,10 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * 160 s by default); after the last retry, or when an event allows fewer retries, it lands on
  * {@code webhook-delivery-attempts-dlt}, whose handler records the delivery {@code failed}. Each retry topic holds
  * records of one delay only, so a record never waits behind one that is due later.
+ *
+ * <p>Each retry and dead-letter topic has one consumer, not the listeners' three: they carry only failed attempts,
+ * and an idle consumer still asks the broker for records twice a second (its fetch waits at most 500 ms), so twelve
+ * such topics at three consumers each made about 70 requests a second for nothing.
  */
 @Configuration(proxyBeanMethods = false)
 public class RetryTopics extends RetryTopicConfigurationSupport {
@@ -77,6 +81,7 @@ public class RetryTopics extends RetryTopicConfigurationSupport {
                 .maxAttempts(properties.retryTopics() + 1)
                 .exponentialBackoff(initial, properties.multiplier(), Math.max(longest, initial + 1))
                 .suffixTopicsWithIndexValues()
+                .concurrency(1)
                 .autoCreateTopicsWith(properties.topicPartitions(), properties.topicReplication())
                 .notRetryOn(DeliveryFailedException.Exhausted.class)
                 .traversingCauses()
