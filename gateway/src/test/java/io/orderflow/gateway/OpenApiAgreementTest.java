@@ -9,7 +9,7 @@ import dev.harrel.jsonschema.ValidatorFactory;
 import dev.harrel.jsonschema.providers.GsonNode;
 import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.json.Json;
-import io.orderflow.schemas.model.OrderView;
+import io.orderflow.schemas.query.OrderView;
 import io.orderflow.schemas.signing.WebhookSignature;
 import java.io.IOException;
 import java.lang.reflect.ParameterizedType;

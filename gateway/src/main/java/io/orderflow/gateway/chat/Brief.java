@@ -3,7 +3,7 @@ package io.orderflow.gateway.chat;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
-import io.orderflow.schemas.model.OrderView;
+import io.orderflow.schemas.query.OrderView;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -10,7 +10,7 @@ import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.ChatMessage.Proposal;
-import io.orderflow.schemas.model.OrderView;
+import io.orderflow.schemas.query.OrderView;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;

@@ -1,7 +1,7 @@
 package io.orderflow.gateway.chat;
 
 import io.orderflow.schemas.json.Json;
-import io.orderflow.schemas.model.OrderView;
+import io.orderflow.schemas.query.OrderView;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;

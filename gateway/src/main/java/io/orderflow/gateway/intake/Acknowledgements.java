@@ -9,7 +9,7 @@ import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderStatus;
-import io.orderflow.schemas.model.OrderView;
+import io.orderflow.schemas.query.OrderView;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;

@@ -3,7 +3,7 @@ package io.orderflow.gateway.socket;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.json.Json;
-import io.orderflow.schemas.model.OrderView;
+import io.orderflow.schemas.query.OrderView;
 import org.springframework.web.reactive.socket.CloseStatus;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;

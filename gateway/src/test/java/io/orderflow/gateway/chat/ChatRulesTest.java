@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.orderflow.gateway.testing.StubModel;
 import io.orderflow.gateway.testing.StubModel.Answer;
 import io.orderflow.schemas.json.Json;
-import io.orderflow.schemas.model.OrderView;
+import io.orderflow.schemas.query.OrderView;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

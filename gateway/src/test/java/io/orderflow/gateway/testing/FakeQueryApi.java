@@ -4,7 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderStatus;
-import io.orderflow.schemas.model.OrderView;
+import io.orderflow.schemas.query.OrderView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

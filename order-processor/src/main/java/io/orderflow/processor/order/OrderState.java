@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * The live state of one order, as held in the processor's store; the API shows it as the public
- * {@link io.orderflow.schemas.model.OrderView}, which has no component for the private fields below. Immutable: every
+ * {@link io.orderflow.schemas.query.OrderView}, which has no component for the private fields below. Immutable: every
  * change is a copy made by {@link OrderApplier}.
  *
  * @param seq           private: the sequence number of the last applied sequenced report of this generation

@@ -1,7 +1,12 @@
-package io.orderflow.schemas.model;
+package io.orderflow.schemas.query;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.orderflow.schemas.flows.FlowVersion;
+import io.orderflow.schemas.model.ChatMessage;
+import io.orderflow.schemas.model.EdgeState;
+import io.orderflow.schemas.model.NodeStatus;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.Rollback;
 import tools.jackson.databind.JsonNode;
 
 import java.math.BigDecimal;
@@ -13,6 +18,9 @@ import java.util.Map;
  * /api/v1/orders/{id}} answers, the order socket pushes and the ops chat reads. Separate from the processor's stored
  * state, which keeps private fields (a sequence counter, the start request's fingerprint, its own timestamps and
  * version) this record has no component for.
+ *
+ * <p>In this package, beside the queries it answers, rather than in {@code model}: it shows the pinned
+ * {@link FlowVersion}, and {@code flows} already depends on {@code model}.
  *
  * <p>Absent members follow the mapper's rule (left out when null), except those the contract lists for the state, a
  * node and an open wait, which are shown as {@code null} when empty: {@code reason}, every member of {@link Node}
