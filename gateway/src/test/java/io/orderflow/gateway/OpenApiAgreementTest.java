@@ -7,6 +7,7 @@ import com.google.gson.JsonParser;
 import dev.harrel.jsonschema.Validator;
 import dev.harrel.jsonschema.ValidatorFactory;
 import dev.harrel.jsonschema.providers.GsonNode;
+import io.orderflow.gateway.testing.FakeProcessor;
 import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.query.OrderView;
@@ -194,6 +195,20 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 "OrderView.flow");
     }
 
+    /**
+     * An order's live state as {@code GET /api/v1/orders/{id}} answers it (here the test processor's, made from an
+     * {@link OrderView}) validates against the published order schema, its members shown as null included.
+     */
+    @Test
+    void an_order_as_read_validates_against_the_published_order_schema() {
+        PROCESSOR.put(new FakeProcessor.FakeOrder("ord_schema", "storefront_order", null, "waiting",
+                "payment.received", "approve", 1_700_000_000_000L));
+        String body = new String(http.get().uri("/api/v1/orders/ord_schema").exchange().expectStatus().isOk()
+                .expectBody().returnResult().getResponseBody());
+        assertThat(body).contains("\"reason\":null", "\"assignee\":null", "\"amount\":null");
+        assertThat(publishedSchemaValidates("#/components/schemas/OrderState", body)).isTrue();
+    }
+
     /** Records whose schema is an object without described members: the flow's graph (the contract leaves it out). */
     private static final Set<Class<?>> DESCRIBED_AS_AN_OBJECT = Set.of(FlowDefinition.class);
 
@@ -263,8 +278,12 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
     /** Validates {@code body} against the request body schema of {@code POST path}, as published. */
     private boolean publishedSchemaAccepts(String path, String body) {
         String templated = path.replace("/ord_agreement", "/{id}").replace("/approve", "/{nodeId}");
-        String pointer = "#/paths/" + templated.replace("~", "~0").replace("/", "~1")
-                + "/post/requestBody/content/application~1json/schema";
+        return publishedSchemaValidates("#/paths/" + templated.replace("~", "~0").replace("/", "~1")
+                + "/post/requestBody/content/application~1json/schema", body);
+    }
+
+    /** Validates {@code body} against the schema at {@code pointer} in the document, as published. */
+    private boolean publishedSchemaValidates(String pointer, String body) {
         JsonObject root = JsonParser.parseString(document).getAsJsonObject();
         root.addProperty("$schema", "https://json-schema.org/draft/2020-12/schema");
         root.addProperty("$id", "urn:orderflow:openapi");

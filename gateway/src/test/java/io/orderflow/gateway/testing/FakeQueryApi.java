@@ -27,6 +27,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class FakeQueryApi implements AutoCloseable {
 
+    /** How long after its start a fake order's open wait is due (the processor's states always carry a deadline). */
+    private static final long WAIT = java.time.Duration.ofDays(2).toMillis();
+
     private final HttpServer server;
     private final FakeProcessor processor;
     private final AtomicReference<String> lastListQuery = new AtomicReference<>();
@@ -78,11 +81,11 @@ public final class FakeQueryApi implements AutoCloseable {
             List<OrderView.Wait> waits = new ArrayList<>();
             if (order.waitingApprovalNode() != null) {
                 waits.add(new OrderView.Wait(order.waitingApprovalNode(), "approval", "Manager approval", "approval",
-                        "manager", null, null, null));
+                        "manager", null, order.createdAt() + WAIT, order.createdAt()));
             }
             if (order.waitingEvent() != null) {
                 waits.add(new OrderView.Wait("wait_payment", "event", "Wait for " + order.waitingEvent(),
-                        order.waitingEvent(), null, null, null, null));
+                        order.waitingEvent(), null, null, order.createdAt() + WAIT, order.createdAt()));
             }
             ObjectNode state = (ObjectNode) Json.tree(new OrderView(id, OrderStatus.fromWire(order.status()), null,
                     Json.object().put("id", id).put("type", order.type()), null, Map.of(), Map.of(), waits,
