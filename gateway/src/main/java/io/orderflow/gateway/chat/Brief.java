@@ -73,8 +73,11 @@ public final class Brief {
             line.append(" (").append(state.reason()).append(")");
         }
         List<String> waiting = new ArrayList<>();
-        state.waits().forEach(w -> waiting.add((w.title() != null ? w.title() : w.event() != null ? w.event()
-                : "a wait") + (w.approval() ? " (approval)" : " (event " + (w.event() != null ? w.event() : "") + ")")));
+        for (OrderView.Wait w : state.waits()) {
+            String event = w.event() != null ? w.event() : "";
+            String title = w.title() != null ? w.title() : w.event() != null ? w.event() : "a wait";
+            waiting.add(title + (w.approval() ? " (approval)" : " (event " + event + ")"));
+        }
         if (!waiting.isEmpty()) {
             line.append(", waiting on: ").append(String.join(" · ", waiting));
         }
