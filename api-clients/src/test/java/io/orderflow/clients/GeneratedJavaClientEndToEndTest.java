@@ -87,6 +87,10 @@ class GeneratedJavaClientEndToEndTest {
         assertThat(approval.getKind()).isEqualTo(OrderStateWaitsInner.KindEnum.APPROVAL);
         assertThat(approval.getDeadline()).as("epoch milliseconds fit the generated type")
                 .isGreaterThan(System.currentTimeMillis());
+        assertThat(waiting.getFlow().getFlowId()).as("the pinned flow version is a typed model")
+                .isEqualTo("purchase_request");
+        assertThat(waiting.getFlow().getVersion()).isPositive();
+        assertThat(waiting.getNodes()).containsKey("approval");
 
         assertThat(orders.decideApproval(orderId, "approval", new DecideApprovalRequest()
                 .decision(DecideApprovalRequest.DecisionEnum.APPROVED).note("budgeted")).getOk()).isEqualTo(true);

@@ -17,7 +17,8 @@ import tools.jackson.databind.JsonNode;
  * The ops chat end to end on the standalone system (the real order-processor keeps the chat; no model key is set, so
  * live mode answers with the heuristic): a chat proposes an approval, a second client sees the transcript, the page's
  * confirm decides through {@code decide} with the proposal id, the proposal shows as confirmed, the order completes,
- * a second confirm is refused, and chat still answers on the completed order.
+ * a second confirm is refused, and chat still answers on the completed order. The socket pushes the state as GET
+ * answers it.
  */
 @ExtendWith(SharedStandalone.class)
 class ChatEndToEndTest {
@@ -33,7 +34,15 @@ class ChatEndToEndTest {
 
         try (OrderSocket page = new OrderSocket(http, base, order);
              OrderSocket other = new OrderSocket(http, base, order)) {
-            page.state(s -> true);
+            // the socket pushes the live state as GET answers it (the gateway reads it as an OrderView and writes it
+            // again); a change between the push and the read is followed by another push, so they are compared again
+            JsonNode pushed = page.state(s -> true);
+            JsonNode got = read(http, base, order);
+            while (!pushed.equals(got)) {
+                pushed = page.state(s -> true);
+                got = read(http, base, order);
+            }
+            assertThat(pushed.path("flow").path("graph").path("nodes").size()).as("the whole graph").isPositive();
             other.state(s -> true);
 
             JsonNode chat = page.call("chat", "{\"text\": \"approve it\"}");

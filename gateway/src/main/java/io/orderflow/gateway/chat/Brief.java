@@ -1,11 +1,14 @@
 package io.orderflow.gateway.chat;
 
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.query.OrderView;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -19,92 +22,61 @@ public final class Brief {
     private Brief() {
     }
 
-    public static ObjectNode of(JsonNode state) {
-        ObjectNode brief = Json.object();
-        brief.set("orderId", state.get("orderId"));
-        brief.set("status", state.get("status"));
-        if (state.hasNonNull("reason")) {
-            brief.set("reason", state.get("reason"));
-        }
-        brief.set("order", state.has("order") ? state.get("order") : Json.object());
-        brief.set("waits", state.has("waits") ? state.get("waits") : Json.MAPPER.createArrayNode());
-        brief.set("vars", state.has("vars") ? state.get("vars") : Json.object());
-        ObjectNode nodes = brief.putObject("nodes");
-        JsonNode all = state.get("nodes");
-        if (all != null && all.isObject()) {
-            for (var entry : all.properties()) {
-                JsonNode status = entry.getValue().get("status");
-                if (status == null || !"pending".equals(status.asString())) {
-                    nodes.set(entry.getKey(), entry.getValue());
-                }
+    /**
+     * The brief as the model reads it. {@code reason} only when the order has one; {@code order} and {@code vars} an
+     * empty object when the state has none.
+     */
+    record Shown(String orderId, OrderStatus status, String reason, JsonNode order, List<OrderView.Wait> waits,
+                 JsonNode vars, Map<String, OrderView.Node> nodes, List<String> timeline) {
+    }
+
+    public static ObjectNode of(OrderView state) {
+        Map<String, OrderView.Node> nodes = new LinkedHashMap<>();
+        state.nodes().forEach((id, node) -> {
+            if (node.status() != NodeStatus.PENDING) {
+                nodes.put(id, node);
             }
-        }
-        ArrayNode timeline = brief.putArray("timeline");
-        JsonNode entries = state.get("timeline");
-        if (entries != null && entries.isArray()) {
-            List<String> messages = new ArrayList<>();
-            entries.forEach(entry -> {
-                if (entry.hasNonNull("message")) {
-                    messages.add(entry.get("message").asString());
-                }
-            });
-            messages.subList(Math.max(0, messages.size() - TIMELINE_MESSAGES), messages.size()).forEach(timeline::add);
-        }
-        return brief;
+        });
+        List<String> messages = new ArrayList<>();
+        state.timeline().forEach(entry -> {
+            if (entry.message() != null) {
+                messages.add(entry.message());
+            }
+        });
+        return (ObjectNode) Json.tree(new Shown(state.orderId(), state.status(), state.reason(),
+                state.order() != null ? state.order() : Json.object(), state.waits(),
+                state.vars() != null ? state.vars() : Json.object(), nodes,
+                messages.subList(Math.max(0, messages.size() - TIMELINE_MESSAGES), messages.size())));
     }
 
-    static String status(JsonNode state) {
-        return state.hasNonNull("status") ? state.get("status").asString() : "unknown";
-    }
-
-    /** Whether the state's status is a terminal one ({@link OrderStatus#terminal()}). */
-    static boolean ended(JsonNode state) {
-        OrderStatus status = OrderStatus.fromWire(status(state));
-        return status != null && status.terminal();
+    static String status(OrderView state) {
+        return state.status() != null ? state.status().wire() : "unknown";
     }
 
     /** The open approval waits of the state. */
-    static List<JsonNode> approvalWaits(JsonNode state) {
-        List<JsonNode> waits = new ArrayList<>();
-        JsonNode all = state.get("waits");
-        if (all != null && all.isArray()) {
-            all.forEach(w -> {
-                if ("approval".equals(w.path("kind").asString(""))) {
-                    waits.add(w);
-                }
-            });
-        }
-        return waits;
+    static List<OrderView.Wait> approvalWaits(OrderView state) {
+        return state.waits().stream().filter(OrderView.Wait::approval).toList();
     }
 
     /** The events open waits are waiting for (approvals excluded). */
-    static List<String> awaitedEvents(JsonNode state) {
-        List<String> events = new ArrayList<>();
-        JsonNode all = state.get("waits");
-        if (all != null && all.isArray()) {
-            all.forEach(w -> {
-                if (!"approval".equals(w.path("kind").asString("")) && w.hasNonNull("event")) {
-                    events.add(w.get("event").asString());
-                }
-            });
-        }
-        return events;
+    static List<String> awaitedEvents(OrderView state) {
+        return state.waits().stream().filter(w -> !w.approval() && w.event() != null).map(OrderView.Wait::event)
+                .toList();
     }
 
     /** One line about the order's status, as the heuristic replies it: "Order ord_x is waiting on: Approve order." */
-    static String statusLine(JsonNode state) {
-        String id = state.path("orderId").asString("the order");
-        String status = status(state);
-        StringBuilder line = new StringBuilder("Order ").append(id).append(" is ").append(status.replace('_', ' '));
-        if (state.hasNonNull("reason") && !state.get("reason").asString().isBlank()) {
-            line.append(" (").append(state.get("reason").asString()).append(")");
+    static String statusLine(OrderView state) {
+        String id = state.orderId() != null ? state.orderId() : "the order";
+        StringBuilder line = new StringBuilder("Order ").append(id).append(" is ")
+                .append(status(state).replace('_', ' '));
+        if (state.reason() != null && !state.reason().isBlank()) {
+            line.append(" (").append(state.reason()).append(")");
         }
         List<String> waiting = new ArrayList<>();
-        JsonNode all = state.get("waits");
-        if (all != null && all.isArray()) {
-            all.forEach(w -> waiting.add(w.path("title").asString(w.path("event").asString("a wait"))
-                    + ("approval".equals(w.path("kind").asString("")) ? " (approval)"
-                    : " (event " + w.path("event").asString("") + ")")));
+        for (OrderView.Wait w : state.waits()) {
+            String event = w.event() != null ? w.event() : "";
+            String title = w.title() != null ? w.title() : w.event() != null ? w.event() : "a wait";
+            waiting.add(title + (w.approval() ? " (approval)" : " (event " + event + ")"));
         }
         if (!waiting.isEmpty()) {
             line.append(", waiting on: ").append(String.join(" · ", waiting));

@@ -10,6 +10,7 @@ import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.ChatMessage.Proposal;
+import io.orderflow.schemas.query.OrderView;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -67,7 +68,7 @@ final class ChatTools {
      * @param askedIn the caller's current message when the model chose the tool, which a mutating tool must be
      *                asked for in; {@code null} when the heuristic chose it from that message itself
      */
-    ToolCall run(String tool, ObjectNode args, JsonNode state, String orderId, Caller caller, String askedIn) {
+    ToolCall run(String tool, ObjectNode args, OrderView state, String orderId, Caller caller, String askedIn) {
         if (askedIn != null && MUTATING.contains(tool)) {
             ToolCall unasked = unasked(tool, args, askedIn, caller);
             if (unasked != null) {
@@ -85,20 +86,20 @@ final class ChatTools {
         };
     }
 
-    private ToolCall decide(ObjectNode args, JsonNode state, String decision) {
+    private ToolCall decide(ObjectNode args, OrderView state, String decision) {
         String tool = "approved".equals(decision) ? APPROVE : REJECT;
         String verb = "approved".equals(decision) ? "approve" : "reject";
-        List<JsonNode> waits = Brief.approvalWaits(state);
+        List<OrderView.Wait> waits = Brief.approvalWaits(state);
         String asked = args.path("nodeId").isString() ? args.get("nodeId").asString() : null;
-        JsonNode wait = waits.stream().filter(w -> asked == null || asked.equals(w.path("nodeId").asString("")))
+        OrderView.Wait wait = waits.stream().filter(w -> asked == null || asked.equals(w.nodeId()))
                 .findFirst().orElse(null);
         if (wait == null) {
             String text = "No approval is waiting" + (asked == null ? "" : " at node " + asked) + "; nothing to "
                     + verb + ".";
             return new ToolCall(tool, args, text, Json.object().put("error", text), null, text);
         }
-        String nodeId = wait.get("nodeId").asString();
-        String title = wait.path("title").asString(nodeId);
+        String nodeId = wait.nodeId();
+        String title = wait.title() != null ? wait.title() : nodeId;
         Proposal proposal = new Proposal("prop_" + ids.get(), Proposal.DECIDE, nodeId, decision, null, Proposal.OPEN);
         String text = "Proposed: " + verb + " \u201c" + title + "\u201d.";
         ObjectNode result = Json.object().put("proposalId", proposal.id()).put("kind", Proposal.DECIDE)
@@ -109,8 +110,8 @@ final class ChatTools {
                         + "nothing is decided until you do.");
     }
 
-    private ToolCall cancel(ObjectNode args, JsonNode state) {
-        if (Brief.ended(state)) {
+    private ToolCall cancel(ObjectNode args, OrderView state) {
+        if (state.ended()) {
             String text = "The order has already ended (" + Brief.status(state) + "); nothing to cancel.";
             return new ToolCall(CANCEL, args, text, Json.object().put("error", text), null, text);
         }
@@ -125,7 +126,7 @@ final class ChatTools {
                         + "until you do.");
     }
 
-    private ToolCall deliver(ObjectNode args, JsonNode state, String orderId, Caller caller) {
+    private ToolCall deliver(ObjectNode args, OrderView state, String orderId, Caller caller) {
         String event = args.path("event").isString() ? args.get("event").asString().trim() : "";
         if (event.isEmpty()) {
             List<String> awaited = Brief.awaitedEvents(state);

@@ -1,11 +1,11 @@
 package io.orderflow.gateway.chat;
 
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.query.OrderView;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -21,7 +21,7 @@ final class Heuristic {
     private Heuristic() {
     }
 
-    static ModelAnswer next(String text, JsonNode state, List<ChatTools.ToolCall> called) {
+    static ModelAnswer next(String text, OrderView state, List<ChatTools.ToolCall> called) {
         if (!called.isEmpty()) {
             return ModelAnswer.reply(called.getLast().reply());
         }

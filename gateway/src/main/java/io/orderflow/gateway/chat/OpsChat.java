@@ -11,6 +11,7 @@ import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.ChatMessage.Proposal;
+import io.orderflow.schemas.query.OrderView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -146,7 +146,7 @@ public class OpsChat implements DisposableBean {
         List<ChatTools.ToolCall> called = new ArrayList<>();
         boolean heuristic = model.isEmpty();
         for (int turn = 0; turn < MAX_TURNS; turn++) {
-            JsonNode state = read(orderId);
+            OrderView state = read(orderId);
             ModelAnswer answer = null;
             if (!heuristic) {
                 try {
@@ -188,31 +188,28 @@ public class OpsChat implements DisposableBean {
      * far. Only this message is a {@code user} turn; everything else is JSON inside a system message, so text that
      * anybody put in an order (a mail's line names, vars, the timeline) or in the chat reaches the model quoted.
      */
-    static List<ChatModel.Message> conversation(JsonNode state, String message, String userId, Caller caller,
+    static List<ChatModel.Message> conversation(OrderView state, String message, String userId, Caller caller,
                                                 List<ChatTools.ToolCall> called) {
         List<ChatModel.Message> messages = new ArrayList<>();
         messages.add(ChatModel.Message.system(SYSTEM_PROMPT));
         messages.add(ChatModel.Message.system(BRIEF + Json.write(Brief.of(state))));
-        List<JsonNode> earlier = new ArrayList<>();
-        JsonNode chat = state.get("chat");
-        if (chat != null && chat.isArray()) {
-            for (JsonNode m : chat) {
-                if (userId.equals(m.path("id").asString(""))) {
-                    break;
-                }
-                earlier.add(m);
+        List<ChatMessage> earlier = new ArrayList<>();
+        for (ChatMessage m : state.chat()) {
+            if (userId.equals(m.id())) {
+                break;
             }
+            earlier.add(m);
         }
         ArrayNode history = Json.MAPPER.createArrayNode();
-        for (JsonNode m : earlier.subList(Math.max(0, earlier.size() - (HISTORY - 1)), earlier.size())) {
-            ObjectNode entry = history.addObject().put("role", m.path("role").asString(""));
-            if (m.path("by").isString()) {
-                entry.put("by", m.get("by").asString());
+        for (ChatMessage m : earlier.subList(Math.max(0, earlier.size() - (HISTORY - 1)), earlier.size())) {
+            ObjectNode entry = history.addObject().put("role", m.role() != null ? m.role() : "");
+            if (m.by() != null) {
+                entry.put("by", m.by());
             }
-            if (m.path("tool").isString()) {
-                entry.put("tool", m.get("tool").asString());
+            if (m.tool() != null) {
+                entry.put("tool", m.tool());
             }
-            entry.put("text", m.path("text").asString(""));
+            entry.put("text", m.text() != null ? m.text() : "");
         }
         if (!history.isEmpty()) {
             messages.add(ChatModel.Message.system(EARLIER + Json.write(history)));
@@ -237,17 +234,13 @@ public class OpsChat implements DisposableBean {
      */
     public Mono<Proposal> openProposal(String orderId, String proposalId) {
         return Mono.fromCallable(() -> {
-            JsonNode chat = read(orderId).get("chat");
-            if (chat != null && chat.isArray()) {
-                for (JsonNode m : chat) {
-                    JsonNode proposal = m.get("proposal");
-                    if (proposal != null && proposalId.equals(proposal.path("id").asString(""))) {
-                        Proposal found = Json.MAPPER.treeToValue(proposal, Proposal.class);
-                        if (!found.open()) {
-                            throw ApiException.conflict("Proposal " + proposalId + " was already confirmed.");
-                        }
-                        return found;
+            for (ChatMessage m : read(orderId).chat()) {
+                Proposal found = m.proposal();
+                if (found != null && proposalId.equals(found.id())) {
+                    if (!found.open()) {
+                        throw ApiException.conflict("Proposal " + proposalId + " was already confirmed.");
                     }
+                    return found;
                 }
             }
             throw ApiException.notFound("Unknown proposal " + proposalId + ".");
@@ -268,14 +261,13 @@ public class OpsChat implements DisposableBean {
         }
     }
 
-    private JsonNode read(String orderId) {
-        ResponseEntity<byte[]> response = processor.order(orderId).block();
-        JsonNode body = response == null || response.getBody() == null ? Json.object()
-                : Json.MAPPER.readTree(response.getBody());
-        if (response == null || !response.getStatusCode().is2xxSuccessful()) {
-            throw refused(response == null ? 503 : response.getStatusCode().value(), body);
+    /** The order's live state; an answer other than 2xx fails with its status and error (404: no such order). */
+    private OrderView read(String orderId) {
+        OrderView state = processor.view(orderId).block();
+        if (state == null) {
+            throw refused(503, null);
         }
-        return body;
+        return state;
     }
 
     private static ApiException refused(int status, JsonNode body) {

@@ -8,6 +8,8 @@ import io.orderflow.gateway.orders.ProcessorClient;
 import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.query.OrderView;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
@@ -44,7 +46,7 @@ public class Acknowledgements {
 
     private static final Logger log = LoggerFactory.getLogger(Acknowledgements.class);
     private static final Duration POLL = Duration.ofMillis(250);
-    private static final Set<String> BEFORE_EXTRACTION = Set.of("queued", "running");
+    private static final Set<OrderStatus> BEFORE_EXTRACTION = Set.of(OrderStatus.QUEUED, OrderStatus.RUNNING);
     /** Sends of one reply through the relay, the first included. */
     static final int RELAY_ATTEMPTS = 3;
     /** The wait before the second send; each later wait doubles. */
@@ -84,25 +86,28 @@ public class Acknowledgements {
                         orderId, mail.sender(), error.toString()));
     }
 
-    /** The order's live state once its lines are read, or an empty state when that takes longer than replyWait. */
-    private Mono<JsonNode> understood(String orderId) {
-        return processor.order(orderId)
-                .map(response -> response.getStatusCode().is2xxSuccessful() && response.getBody() != null
-                        ? Json.MAPPER.readTree(response.getBody()) : Json.object())
-                .onErrorResume(e -> Mono.just(Json.object()))
+    /** The order's live state once its lines are read, or none when that takes longer than replyWait. */
+    private Mono<Optional<OrderView>> understood(String orderId) {
+        return processor.view(orderId)
+                .onErrorResume(e -> Mono.empty())
                 .filter(Acknowledgements::extracted)
                 .repeatWhenEmpty(attempts -> attempts.delayElements(POLL))
-                .timeout(settings.replyWait(), Mono.just(Json.object()));
+                .map(Optional::of)
+                .timeout(settings.replyWait(), Mono.just(Optional.empty()));
     }
 
-    private static boolean extracted(JsonNode state) {
-        JsonNode lines = state.path("order").path("lines");
-        String status = state.path("status").asString("queued");
-        return (lines.isArray() && !lines.isEmpty()) || !BEFORE_EXTRACTION.contains(status);
+    private static boolean extracted(OrderView state) {
+        return !lines(state).isEmpty() || state.status() != null && !BEFORE_EXTRACTION.contains(state.status());
+    }
+
+    /** The order's lines, as far as they have been read (an empty node when there are none). */
+    private static JsonNode lines(OrderView state) {
+        JsonNode lines = state.order() == null ? null : state.order().get("lines");
+        return lines != null && lines.isArray() ? lines : Json.MAPPER.createArrayNode();
     }
 
     private String text(InboundMail mail, String mailbox, String orderId, FlowVersion flow,
-                        Optional<Customer> customer, JsonNode state) {
+                        Optional<Customer> customer, Optional<OrderView> state) {
         String flowName = flow.graph().name() != null ? flow.graph().name() : flow.flowId();
         StringBuilder text = new StringBuilder();
         text.append("Hello ").append(customer.map(Customer::name).orElse(mail.sender())).append(",\n\n");
@@ -116,8 +121,8 @@ public class Acknowledgements {
             text.append("  Only the first ").append(MailReader.MAX_DOCUMENT_CHARS)
                     .append(" characters were read.\n");
         }
-        JsonNode lines = state.path("order").path("lines");
-        if (lines.isArray() && !lines.isEmpty()) {
+        JsonNode lines = state.map(Acknowledgements::lines).orElseGet(Json.MAPPER::createArrayNode);
+        if (!lines.isEmpty()) {
             text.append("  Order lines:\n");
             for (JsonNode line : lines) {
                 text.append("    ").append(line.path("qty").asInt(1)).append(" x ").append(line.path("sku").asString());
@@ -127,11 +132,11 @@ public class Acknowledgements {
                 if (line.path("unitPrice").isNumber()) {
                     text.append(" @ ").append(line.get("unitPrice").decimalValue()
                                     .setScale(2, java.math.RoundingMode.HALF_UP).toPlainString())
-                            .append(' ').append(state.path("order").path("currency").asString("USD"));
+                            .append(' ').append(state.get().order().path("currency").asString("USD"));
                 }
                 text.append('\n');
             }
-        } else if (state.has("status")) {
+        } else if (state.isPresent() && state.get().status() != null) {
             text.append("  No order lines were found in your mail. Write one per line, such as \"3 x WIDGET-1\".\n");
         } else {
             text.append("  The order lines are still being read; the order page shows them.\n");

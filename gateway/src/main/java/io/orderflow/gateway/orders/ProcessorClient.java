@@ -4,14 +4,17 @@ import io.github.resilience4j.reactor.retry.RetryOperator;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import io.orderflow.gateway.GatewayProperties;
+import io.orderflow.gateway.api.ApiError;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.internal.InternalApi;
 import io.orderflow.internal.InternalToken;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.query.OrderQueries;
+import io.orderflow.schemas.query.OrderView;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -86,6 +89,36 @@ public class ProcessorClient {
     public Mono<ResponseEntity<byte[]>> order(String orderId) {
         Function<UriBuilder, URI> uri = b -> b.path(OrderQueries.ORDER).build(orderId);
         return read(instance -> inProcess == null ? apis.get(instance).getBytes(uri) : inProcess(orderId));
+    }
+
+    /**
+     * One order's live state, read as {@link #order} reads it and decoded, for the gateway's own use of it (the order
+     * socket, the ops chat, mail acknowledgements). An answer other than 2xx fails with an {@link ApiException} of its
+     * status and the processor's error message (404 for an unknown order).
+     */
+    public Mono<OrderView> view(String orderId) {
+        return order(orderId).map(ProcessorClient::view);
+    }
+
+    /** The live state a 2xx answer of {@link #order} carries; any other answer as an {@link ApiException}. */
+    static OrderView view(ResponseEntity<byte[]> answer) {
+        byte[] body = answer.getBody();
+        if (answer.getStatusCode().is2xxSuccessful() && body != null) {
+            return Json.MAPPER.readValue(body, OrderView.class);
+        }
+        HttpStatus status = HttpStatus.resolve(answer.getStatusCode().value());
+        // an empty 2xx is no state either: the processor always answers a state or an error
+        throw new ApiException(status == null || status.is2xxSuccessful() ? HttpStatus.BAD_GATEWAY : status,
+                ApiError.of(errorOf(body)), Map.of());
+    }
+
+    /** The processor's error message in {@code body}, or {@link #FAILED} when it has none. */
+    private static String errorOf(byte[] body) {
+        try {
+            return body == null ? FAILED : Json.MAPPER.readTree(body).path("error").asString(FAILED);
+        } catch (RuntimeException notJson) {
+            return FAILED;
+        }
     }
 
     /** GET on the internal API (lists, the approvals inbox), answered with the processor's status and JSON body. */

@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.ResponseEntity;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.server.PathContainer;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.socket.CloseStatus;
@@ -22,8 +22,6 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The order socket of the dashboard's order page ({@code GET /api/v1/orders/{id}/socket}), as a transport. The
@@ -107,28 +105,18 @@ public class OrderSocketHandler implements WebSocketHandler {
         if (!OrderIds.isOrderId(orderId)) {
             return Mono.just(notFound(orderId));
         }
-        return processor.order(orderId)
-                .map(response -> statePush(orderId, response))
+        return processor.view(orderId)
+                .map(SocketOut::state)
                 .onErrorResume(e -> {
+                    if (e instanceof ApiException api && api.status() == HttpStatus.NOT_FOUND) {
+                        return Mono.just(notFound(orderId));
+                    }
                     // the next notice reads again; a failed read does not end the socket
                     log.warn("Could not read the state of {} for its sockets: {}", orderId, e.getMessage());
                     String message = e instanceof ApiException api ? api.getMessage()
                             : "The order's state could not be read; it is pushed again on the next change";
                     return Mono.just(SocketOut.pushedError(message));
                 });
-    }
-
-    private static SocketOut statePush(String orderId, ResponseEntity<byte[]> response) {
-        if (response.getStatusCode().value() == 404) {
-            return notFound(orderId);
-        }
-        JsonNode body = response.getBody() == null ? Json.object() : Json.MAPPER.readTree(response.getBody());
-        if (!response.getStatusCode().is2xxSuccessful()) {
-            return SocketOut.pushedError(SocketOut.errorOf(body));
-        }
-        ObjectNode push = Json.object().put("type", "state");
-        push.set("state", body);
-        return SocketOut.message(push);
     }
 
     private static SocketOut notFound(String orderId) {

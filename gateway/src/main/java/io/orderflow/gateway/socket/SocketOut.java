@@ -3,6 +3,7 @@ package io.orderflow.gateway.socket;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.query.OrderView;
 import org.springframework.web.reactive.socket.CloseStatus;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -19,6 +20,15 @@ record SocketOut(String json, CloseStatus close) {
 
     static SocketOut message(JsonNode json) {
         return new SocketOut(Json.write(json), null);
+    }
+
+    /** The push of the order's live state, {@code { type: "state", state }}. */
+    static SocketOut state(OrderView state) {
+        return new SocketOut(Json.write(new StatePush("state", state)), null);
+    }
+
+    /** The body of a state push. */
+    record StatePush(String type, OrderView state) {
     }
 
     boolean ends() {

@@ -6,16 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.orderflow.gateway.testing.StubModel;
 import io.orderflow.gateway.testing.StubModel.Answer;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.query.OrderView;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The chat's rules without a socket: parsing a turn, the heuristic, truncation, the brief and the model settings. */
 class ChatRulesTest {
 
-    private static final JsonNode WAITING = Json.MAPPER.readTree("""
+    private static final OrderView WAITING = Json.MAPPER.readValue("""
             {"orderId": "ord_1", "status": "waiting", "order": {"id": "ord_1", "total": 39},
              "waits": [{"nodeId": "approve", "kind": "approval", "title": "Manager approval", "event": "approval"},
                        {"nodeId": "pay", "kind": "event", "title": "Wait for payment", "event": "payment.received"}],
@@ -23,9 +23,10 @@ class ChatRulesTest {
              "nodes": {"extract": {"status": "succeeded"}, "approve": {"status": "waiting"},
                        "ship": {"status": "pending"}},
              "timeline": [%s],
-             "chat": []}
+             "chat": [], "instanceId": "ord_1.1", "generation": 1}
             """.formatted(String.join(",", java.util.stream.IntStream.rangeClosed(1, 12)
-            .mapToObj(i -> "{\"at\": " + i + ", \"kind\": \"k\", \"message\": \"entry " + i + "\"}").toList())));
+            .mapToObj(i -> "{\"at\": " + i + ", \"kind\": \"k\", \"message\": \"entry " + i + "\"}").toList())),
+            OrderView.class);
 
     // ---- rule 2: one turn's JSON --------------------------------------------------------------------------------------
 

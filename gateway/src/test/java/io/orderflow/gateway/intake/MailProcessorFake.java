@@ -95,7 +95,8 @@ final class MailProcessorFake implements AutoCloseable {
 
     private void state(HttpExchange exchange) throws IOException {
         String id = exchange.getRequestURI().getPath().substring("/internal/orders/".length());
-        ObjectNode state = Json.object().put("orderId", id).put("status", "waiting");
+        ObjectNode state = Json.object().put("orderId", id).put("status", "waiting").put("instanceId", id + ".1")
+                .put("generation", 1);
         ObjectNode order = state.putObject("order").put("id", id);
         order.putArray("lines").addObject().put("sku", "WIDGET-1").put("name", "Blue widget").put("qty", 3);
         byte[] bytes = Json.MAPPER.writeValueAsBytes(fingerprints.containsKey(id) ? state

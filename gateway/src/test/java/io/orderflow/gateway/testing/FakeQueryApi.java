@@ -3,13 +3,17 @@ package io.orderflow.gateway.testing;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.query.OrderView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -22,6 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link FakeProcessor}'s orders, on a local HTTP server.
  */
 public final class FakeQueryApi implements AutoCloseable {
+
+    /** How long after its start a fake order's open wait is due (the processor's states always carry a deadline). */
+    private static final long WAIT = java.time.Duration.ofDays(2).toMillis();
 
     private final HttpServer server;
     private final FakeProcessor processor;
@@ -70,21 +77,21 @@ public final class FakeQueryApi implements AutoCloseable {
         if (order == null) {
             respond(exchange, 404, Json.object().put("error", "Order " + id + " not found"));
         } else {
-            ObjectNode state = Json.object().put("orderId", id).put("status", order.status());
-            state.putObject("order").put("id", id).put("type", order.type());
-            ArrayNode waits = state.putArray("waits");
+            // the processor's answer is an OrderView: made from one, the fake has every member the processor writes
+            List<OrderView.Wait> waits = new ArrayList<>();
             if (order.waitingApprovalNode() != null) {
-                waits.addObject().put("nodeId", order.waitingApprovalNode()).put("kind", "approval")
-                        .put("title", "Manager approval").put("event", "approval").put("assignee", "manager");
+                waits.add(new OrderView.Wait(order.waitingApprovalNode(), "approval", "Manager approval", "approval",
+                        "manager", null, order.createdAt() + WAIT, order.createdAt()));
             }
             if (order.waitingEvent() != null) {
-                waits.addObject().put("nodeId", "wait_payment").put("kind", "event")
-                        .put("title", "Wait for " + order.waitingEvent()).put("event", order.waitingEvent());
+                waits.add(new OrderView.Wait("wait_payment", "event", "Wait for " + order.waitingEvent(),
+                        order.waitingEvent(), null, null, order.createdAt() + WAIT, order.createdAt()));
             }
-            state.putObject("vars");
-            state.putArray("timeline").addObject().put("at", order.createdAt()).put("kind", "start")
-                    .put("message", "Started on flow storefront_order version 1");
-            state.set("chat", Json.tree(processor.chat(id)));
+            ObjectNode state = (ObjectNode) Json.tree(new OrderView(id, OrderStatus.fromWire(order.status()), null,
+                    Json.object().put("id", id).put("type", order.type()), null, Map.of(), Map.of(), waits,
+                    Json.object(), List.of(new OrderView.TimelineItem(order.createdAt(), "start",
+                    "Started on flow storefront_order version 1", null, null)), processor.chat(id), id + ".1", 1,
+                    null));
             respond(exchange, 200, state);
         }
     }

@@ -8,7 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One node of an order's plan as the API shows it. {@code startedAt} is the start of the current (or last) run;
+ * One node of an order's plan as stored (the API shows it as {@link io.orderflow.schemas.query.OrderView.Node}).
+ * {@code startedAt} is the start of the current (or last) run;
  * {@code endedAt} is {@code null} while that run is open.
  */
 public record NodeState(NodeStatus status, List<NodeRun> runs, String summary, JsonNode output, String error,

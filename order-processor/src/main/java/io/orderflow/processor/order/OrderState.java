@@ -17,12 +17,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The live state of one order, as held in the processor's store and (without the private fields) shown by the API.
- * Immutable: every change is a copy made by {@link OrderApplier}.
+ * The live state of one order, as held in the processor's store; the API shows it as the public
+ * {@link io.orderflow.schemas.query.OrderView}, which has no component for the private fields below. Immutable: every
+ * change is a copy made by {@link OrderApplier}.
  *
  * @param seq           private: the sequence number of the last applied sequenced report of this generation
  * @param fingerprint   private: the start request's fingerprint, for idempotent repeats
  * @param rollbackPolls private: how many instance-status polls a failed run has had
+ * @param createdAt     private: epoch milliseconds when the order was started (the index row shows it)
+ * @param updatedAt     private: epoch milliseconds of the last change (the index row shows it)
  * @param version       private: increases with every change, published on {@code order-updates}
  */
 public record OrderState(String orderId, OrderStatus status, String reason, JsonNode order, FlowVersion flow,
@@ -33,10 +36,6 @@ public record OrderState(String orderId, OrderStatus status, String reason, Json
 
     public static final int TIMELINE_CAP = 400;
     public static final int CHAT_CAP = 100;
-
-    /** Fields of the stored state that the API never shows. */
-    public static final List<String> PRIVATE_FIELDS =
-            List.of("seq", "fingerprint", "rollbackPolls", "createdAt", "updatedAt", "version");
 
     public OrderState {
         nodes = frozen(nodes);

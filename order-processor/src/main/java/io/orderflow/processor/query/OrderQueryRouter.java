@@ -135,11 +135,12 @@ public class OrderQueryRouter {
         OrderState state = withDocumentText(stored);
         FlowVersion pinned = state.flow();
         if (!StoredFlow.isSlim(pinned)) {
-            return json(HttpStatus.OK, OrderView.write(state));
+            return json(HttpStatus.OK, OrderViews.write(OrderViews.of(state, pinned)));
         }
         return flows.version(pinned.flowId(), pinned.version())
-                .map(flow -> json(HttpStatus.OK, OrderView.write(state, flowJson.computeIfAbsent(
-                        flow.flowId() + "@" + flow.version(), key -> OrderView.flowJson(flow)))))
+                .map(flow -> json(HttpStatus.OK, OrderViews.write(OrderViews.of(state, flow),
+                        flowJson.computeIfAbsent(flow.flowId() + "@" + flow.version(),
+                                key -> OrderViews.flowJson(flow)))))
                 .orElseGet(() -> json(HttpStatus.SERVICE_UNAVAILABLE,
                         error("The flows are still loading; retry shortly")));
     }

@@ -2,7 +2,7 @@ package io.orderflow.processor.streams;
 
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.processor.order.StoredFlow;
-import io.orderflow.processor.query.OrderView;
+import io.orderflow.processor.query.OrderViews;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.EdgeState;
@@ -56,7 +56,8 @@ class GoldenStateTest {
         // the pinned flow is stored as a reference with node ids and types; the view adds the whole graph
         assertGolden("order-state.json", Json.MAPPER.readTree(stored));
         assertThat(StoredFlow.isSlim(agent.state(ORDER).flow())).isTrue();
-        JsonNode view = Json.MAPPER.readTree(OrderView.write(agent.state(ORDER), OrderView.flowJson(Fixtures.FLOW)));
+        JsonNode view = Json.MAPPER.readTree(OrderViews.write(OrderViews.of(agent.state(ORDER), Fixtures.FLOW),
+                OrderViews.flowJson(Fixtures.FLOW)));
         assertGolden("order-view.json", view);
         assertThat(view.has("seq")).isFalse();
         assertThat(view.has("fingerprint")).isFalse();
@@ -73,7 +74,7 @@ class GoldenStateTest {
         assertThat(StoredFlow.isSlim(state.flow())).isFalse();
         assertThat(state.flow()).isEqualTo(Fixtures.FLOW);
         assertThat(state.nodeType("sleep")).isEqualTo("control.wait");
-        assertGolden("order-view.json", Json.MAPPER.readTree(OrderView.write(state)));
+        assertGolden("order-view.json", Json.MAPPER.readTree(OrderViews.write(OrderViews.of(state, state.flow()))));
     }
 
     /**
@@ -88,7 +89,8 @@ class GoldenStateTest {
                 new io.orderflow.schemas.model.WaitRequest("approve", "approval", "Approve", "approval", null, null,
                         Duration.ofDays(1).toMillis(), agent.now())));
 
-        JsonNode view = Json.MAPPER.readTree(OrderView.write(agent.state(ORDER), OrderView.flowJson(Fixtures.FLOW)));
+        JsonNode view = Json.MAPPER.readTree(OrderViews.write(OrderViews.of(agent.state(ORDER), Fixtures.FLOW),
+                OrderViews.flowJson(Fixtures.FLOW)));
 
         assertThat(view.has("reason")).isTrue();
         assertThat(view.get("reason").isNull()).isTrue();
