@@ -8,11 +8,11 @@ import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Component;
 
 /**
- * Which lane a subscriber's first attempts take. The attempts topic is consumed with asynchronous acknowledgements,
- * and its consumer polls again only once every attempt of the last poll has settled: one subscriber answering in
- * 2 s (or not at all, until the timeout) would hold every other subscriber's next deliveries that long. So a
- * subscriber that has shown itself slow has its first attempts moved to the slow lane, a topic of its own with its
- * own consumers, where it holds up only other slow subscribers.
+ * Which lane a subscriber's first attempts take. The fan-out makes first attempts itself and polls again only once
+ * every delivery of the last poll has its outcome (as the attempts topic's consumer does with its attempts): one
+ * subscriber answering in 2 s (or not at all, until the timeout) would hold every other subscriber's next deliveries
+ * that long. So a subscriber that has shown itself slow has its first attempts moved to the slow lane, a topic of its
+ * own with its own consumers, where it holds up only other slow subscribers.
  *
  * <p>Slow means: its last answer took longer than {@code slowAfter} (a timeout included), or a request of it has been
  * on the wire longer than that. An answer's time runs from when its request was sent on a connection

@@ -40,8 +40,8 @@ import org.springframework.stereotype.Component;
  * Sends a subscription every order event of a window again that its filter matches, read back from
  * {@code order-events} by timestamp ({@code offsetsForTimes}): each becomes its delivery again (the same id, derived
  * from order, step and subscription, so a receiver that dedupes on it takes only what it missed), written as a
- * {@code pending} record and a task on the attempts topic exactly as the fan-out writes them, so it is tried, retried
- * and recorded like any delivery; its record starts over at {@code attempts} 0. A delivery that is still
+ * {@code pending} record and a task on the attempts topic (as the fan-out queues a slow subscriber's deliveries), so
+ * it is tried, retried and recorded like any delivery; its record starts over at {@code attempts} 0. A delivery that is still
  * {@code pending} is left to its own retries and not counted.
  *
  * <p>Bounded: the window is at most {@code replayMaxWindow} long and may hold at most {@code replayMaxEvents} records
@@ -195,7 +195,7 @@ public class Replays {
             }
             DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(),
                     DeliveryPayload.of(event, deliveryId), properties.retriesFor(event.retries()), clock.millis());
-            // As the fan-out writes them: the pending record first, on the same producer, so no status precedes it.
+            // The pending record first, on the same producer, so no later status can precede it.
             Delivery pending = task.record(DeliveryStatus.PENDING, 0, null, null, null);
             writes.add(deliveries.record(pending));
             writes.add(kafka.send(DispatcherTopics.DELIVERY_ATTEMPTS, deliveryId, Json.write(task)));
