@@ -96,6 +96,11 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
         }
     }
 
+    /** Completes once the delivery records stored before the start are all known. */
+    public CompletableFuture<Void> loaded() {
+        return caughtUp();
+    }
+
     public Optional<Delivery> find(String subscriptionId, String deliveryId) {
         return Optional.ofNullable(bySubscription.getOrDefault(subscriptionId, Map.of()).get(deliveryId))
                 .map(Kept::delivery);

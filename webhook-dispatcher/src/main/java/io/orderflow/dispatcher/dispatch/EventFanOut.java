@@ -68,8 +68,11 @@ public class EventFanOut {
     @KafkaListener(id = "webhook-event-fan-out", topics = "#{T(io.orderflow.schemas.topics.Topics).ORDER_EVENTS.name()}",
             batch = "true", properties = {"fetch.min.bytes=65536", "fetch.max.wait.ms=100"})
     public void onEvents(List<ConsumerRecord<String, String>> records) throws Exception {
-        // After a restart, wait for the stored subscriptions before deciding who gets these events.
+        // After a restart, wait for the stored subscriptions before deciding who gets these events, and for the
+        // delivery records, so that the events of a poll the dispatcher had not committed before it stopped are not
+        // sent again where their deliveries were already settled.
         subscriptions.loaded().get(1, TimeUnit.MINUTES);
+        deliveries.loaded().get(1, TimeUnit.MINUTES);
         List<Subscription> all = subscriptions.all();
         if (all.isEmpty()) {
             return; // nobody to deliver to, so nothing to read
