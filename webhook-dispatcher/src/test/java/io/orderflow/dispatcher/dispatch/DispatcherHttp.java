@@ -29,7 +29,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A dispatcher on the test broker with the given settings, its internal API over HTTP, and a producer of order events:
  * what the tests of redelivery, replay, health and signature compatibility share. Subscriptions made through it are
- * deleted by {@link #deleteSubscriptions}.
+ * deleted by {@link #deleteSubscriptions}. What the dispatcher's other tests on the broker share as well.
  */
 final class DispatcherHttp implements AutoCloseable {
 
@@ -67,14 +67,18 @@ final class DispatcherHttp implements AutoCloseable {
 
     /** The creation answer, {@code {subscription, secret}}. */
     JsonNode subscribeForSecret(TestReceiver receiver, List<String> events) throws Exception {
+        return subscribeForSecret(receiver.url(), events);
+    }
+
+    /** As {@link #subscribeForSecret(TestReceiver, List)}, for a url where nothing may listen yet. */
+    JsonNode subscribeForSecret(String url, List<String> events) throws Exception {
         ObjectNode body = Json.object();
-        body.put("url", receiver.url());
+        body.put("url", url);
         if (events != null) {
             body.set("events", Json.tree(events));
         }
         Answer created = call("POST", "/internal/subscriptions", Json.write(body));
         assertThat(created.status()).as(created.body().toString()).isEqualTo(201);
-        subscriptions.add(created.body().get("subscription").get("id").asString());
         return created.body();
     }
 
@@ -87,8 +91,15 @@ final class DispatcherHttp implements AutoCloseable {
                 .build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         String text = response.body();
-        return new Answer(response.statusCode(), response.headers().firstValue("retry-after").orElse(null),
+        Answer answer = new Answer(response.statusCode(),
+                response.headers().firstValue("retry-after").orElse(null),
                 text.startsWith("{") ? Json.MAPPER.readTree(text) : Json.tree(Map.of("text", text)));
+        if (method.equals("POST") && path.equals("/internal/subscriptions") && answer.status() == 201) {
+            subscriptions.add(answer.body().get("subscription").get("id").asString());
+        } else if (method.equals("DELETE") && answer.status() == 200) {
+            subscriptions.remove(path.substring(path.lastIndexOf('/') + 1));
+        }
+        return answer;
     }
 
     /** The raw text of a GET (the Prometheus page, say). */
@@ -120,6 +131,12 @@ final class DispatcherHttp implements AutoCloseable {
         throw new AssertionError("subscription " + subscription + " is not listed");
     }
 
+    /** Publishes an event and flushes it to the broker. */
+    void publish(OrderEvent event) {
+        producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), event.orderId(), Json.write(event)));
+        producer.flush();
+    }
+
     /** Publishes an event stamped {@code timestamp} (epoch ms; null: now) and waits for the broker to have it. */
     void publish(OrderEvent event, Long timestamp) throws Exception {
         producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), null, timestamp, event.orderId(),
@@ -127,7 +144,7 @@ final class DispatcherHttp implements AutoCloseable {
     }
 
     void deleteSubscriptions() throws Exception {
-        for (String subscription : subscriptions) {
+        for (String subscription : List.copyOf(subscriptions)) {
             call("DELETE", "/internal/subscriptions/" + subscription, null);
         }
         subscriptions.clear();

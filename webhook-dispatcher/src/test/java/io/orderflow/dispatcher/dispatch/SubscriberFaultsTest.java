@@ -3,39 +3,24 @@ package io.orderflow.dispatcher.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
-import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.Json;
-import io.orderflow.schemas.topics.Topics;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -49,48 +34,26 @@ class SubscriberFaultsTest {
     private static final Duration BACKOFF = Duration.ofMillis(250);
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    private static ConfigurableApplicationContext app;
-    private static KafkaProducer<String, String> producer;
-    private static HttpClient http;
-    private static String base;
+    private static DispatcherHttp dispatcher;
 
     private final List<TestReceiver> receivers = new ArrayList<>();
-    private final List<String> subscriptions = new ArrayList<>();
 
     @BeforeAll
     static void start() {
-        String bootstrap = TestKafka.bootstrapServers();
-        app = WebhookDispatcherApplication.application().run(
-                "--orderflow.kafka.bootstrap-servers=" + bootstrap,
-                "--server.port=0",
-                "--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
-                "--orderflow.dispatcher.request-timeout=3s",
-                "--orderflow.dispatcher.topic-partitions=3",
-                "--orderflow.dispatcher.topic-replication=1",
-                "--orderflow.dispatcher.group-id=dispatcher-faults-" + UUID.randomUUID());
-        base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
-                new StringSerializer(), new StringSerializer());
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
-                .build();
+        dispatcher = new DispatcherHttp("--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
+                "--orderflow.dispatcher.request-timeout=3s");
     }
 
     @AfterAll
     static void stop() {
-        if (producer != null) {
-            producer.close();
-        }
-        if (app != null) {
-            app.close();
+        if (dispatcher != null) {
+            dispatcher.close();
         }
     }
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (String subscription : subscriptions) {
-            http.send(HttpRequest.newBuilder(URI.create(base + "/internal/subscriptions/" + subscription))
-                    .DELETE().build(), HttpResponse.BodyHandlers.discarding());
-        }
+        dispatcher.deleteSubscriptions();
         receivers.forEach(TestReceiver::close);
     }
 
@@ -99,9 +62,9 @@ class SubscriberFaultsTest {
         TestReceiver slow = receiver(TestReceiver.answeringAfter(Duration.ofSeconds(2)));
         TestReceiver silent = receiver(TestReceiver.neverAnswering());
         TestReceiver healthy = receiver(TestReceiver.answering());
-        String slowSubscription = subscribe(slow);
-        String silentSubscription = subscribe(silent);
-        subscribe(healthy);
+        String slowSubscription = dispatcher.subscribe(slow, null);
+        String silentSubscription = dispatcher.subscribe(silent, null);
+        dispatcher.subscribe(healthy, null);
 
         // Given each has shown what it is once (the slow one answered after 2 s, the silent one not within 3 s),
         publish(List.of(event(newOrderId())));
@@ -141,7 +104,8 @@ class SubscriberFaultsTest {
     @Test
     void aSubscriberDownForAWhileGetsEveryDeliveryExactlyOnceWhenItIsBack() throws Exception {
         int port = freePort();
-        String subscription = subscribe("http://127.0.0.1:" + port + "/hook");
+        JsonNode created = dispatcher.subscribeForSecret("http://127.0.0.1:" + port + "/hook", null);
+        String subscription = created.get("subscription").get("id").asString();
         List<OrderEvent> events = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             events.add(event(newOrderId()));
@@ -150,7 +114,7 @@ class SubscriberFaultsTest {
 
         // While nothing listens on its port, every attempt is refused and the deliveries stay pending,
         publish(events);
-        await().atMost(WAIT).untilAsserted(() -> assertThat(deliveries(subscription))
+        await().atMost(WAIT).untilAsserted(() -> assertThat(dispatcher.deliveries(subscription))
                 .hasSize(events.size())
                 .allSatisfy(d -> {
                     assertThat(d.get("status").asString()).isEqualTo("pending");
@@ -161,9 +125,9 @@ class SubscriberFaultsTest {
         // and once it is back (before the last of the five retries, which are 7.75 s in all here, however late they
         // run on a busy machine), each arrives once, on a retry, and is recorded delivered.
         TestReceiver back = receiver(TestReceiver.answeringOn(port));
-        back.verifyWith(secretOf(subscription));
+        back.verifyWith(created.get("secret").asString());
         await().atMost(WAIT).until(() -> deliveriesOf(back, orders).size() == orders.size());
-        await().atMost(WAIT).untilAsserted(() -> assertThat(deliveries(subscription))
+        await().atMost(WAIT).untilAsserted(() -> assertThat(dispatcher.deliveries(subscription))
                 .hasSize(events.size())
                 .allSatisfy(d -> {
                     assertThat(d.get("status").asString()).isEqualTo("delivered");
@@ -185,12 +149,6 @@ class SubscriberFaultsTest {
         }
     }
 
-    private final Map<String, String> secrets = new HashMap<>();
-
-    private String secretOf(String subscription) {
-        return secrets.get(subscription);
-    }
-
     /** The first receipt of each delivery of {@code orders}, by order id. */
     private static Map<String, Received> deliveriesOf(TestReceiver receiver, Set<String> orders) {
         return receiver.received().stream()
@@ -204,50 +162,14 @@ class SubscriberFaultsTest {
         return receiver;
     }
 
-    private String subscribe(TestReceiver receiver) throws Exception {
-        String id = subscribe(receiver.url());
-        receiver.verifyWith(secretOf(id));
-        return id;
-    }
-
-    private String subscribe(String url) throws Exception {
-        JsonNode created = send("POST", "/internal/subscriptions", Json.write(Map.of("url", url)), 201);
-        String id = created.get("subscription").get("id").asString();
-        subscriptions.add(id);
-        secrets.put(id, created.get("secret").asString());
-        return id;
-    }
-
-    private static List<JsonNode> deliveries(String subscription) throws Exception {
-        List<JsonNode> list = new ArrayList<>();
-        send("GET", "/internal/subscriptions/" + subscription + "/deliveries", null, 200).get("deliveries")
-                .forEach(list::add);
-        return list;
-    }
-
     private static JsonNode firstDelivery(String subscription) throws Exception {
-        List<JsonNode> all = deliveries(subscription);
+        List<JsonNode> all = dispatcher.deliveries(subscription);
         assertThat(all).as("deliveries of " + subscription).isNotEmpty();
         return all.getFirst();
     }
 
-    private static JsonNode send(String method, String path, String body, int expectedStatus) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(20))
-                .header("content-type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("%s %s %s -> %s", method, path, body, response.body())
-                .isEqualTo(expectedStatus);
-        return Json.MAPPER.readTree(response.body());
-    }
-
     private static void publish(List<OrderEvent> events) {
-        events.forEach(event -> producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), event.orderId(),
-                Json.write(event))));
-        producer.flush();
+        events.forEach(dispatcher::publish);
     }
 
     /** An {@code order.completed} of its own order, so that every delivery is told apart by its order id. */
@@ -258,6 +180,6 @@ class SubscriberFaultsTest {
     }
 
     private static String newOrderId() {
-        return "ord_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        return DispatcherHttp.newOrderId();
     }
 }

@@ -7,34 +7,19 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
-import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.signing.WebhookSignature;
-import io.orderflow.schemas.topics.Topics;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -49,51 +34,28 @@ class WebhookDispatchTest {
     private static final Duration WAIT = Duration.ofSeconds(45);
     private static final Duration ROTATION_GRACE = Duration.ofSeconds(5);
 
-    private static ConfigurableApplicationContext app;
-    private static KafkaProducer<String, String> producer;
-    private static HttpClient http;
-    private static String base;
+    private static DispatcherHttp dispatcher;
 
     private final List<TestReceiver> receivers = new ArrayList<>();
-    private static final List<String> subscriptions = new ArrayList<>();
 
     @BeforeAll
     static void start() {
-        String bootstrap = TestKafka.bootstrapServers();
-        app = WebhookDispatcherApplication.application().run(
-                "--orderflow.kafka.bootstrap-servers=" + bootstrap,
-                "--server.port=0",
-                "--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
+        dispatcher = new DispatcherHttp("--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
                 "--orderflow.dispatcher.request-timeout=3s",
-                "--orderflow.dispatcher.rotation-grace=" + ROTATION_GRACE.toMillis() + "ms",
-                "--orderflow.dispatcher.topic-partitions=3",
-                "--orderflow.dispatcher.topic-replication=1",
-                "--orderflow.dispatcher.group-id=dispatcher-it-" + UUID.randomUUID());
-        base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
-                new StringSerializer(), new StringSerializer());
-        // HTTP/1.1 as curl speaks it: the JDK client's h2c upgrade attempt on a body-less request can leave it waiting.
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+                "--orderflow.dispatcher.rotation-grace=" + ROTATION_GRACE.toMillis() + "ms");
     }
 
     @AfterAll
     static void stop() {
-        if (producer != null) {
-            producer.close();
-        }
-        if (app != null) {
-            app.close();
+        if (dispatcher != null) {
+            dispatcher.close();
         }
     }
 
     /** Each test's subscriptions go away with it, so no test sees another's deliveries or retries. */
     @AfterEach
     void cleanUp() throws Exception {
-        for (String subscription : subscriptions) {
-            http.send(HttpRequest.newBuilder(URI.create(base + "/internal/subscriptions/" + subscription))
-                    .DELETE().build(), HttpResponse.BodyHandlers.discarding());
-        }
-        subscriptions.clear();
+        dispatcher.deleteSubscriptions();
         receivers.forEach(TestReceiver::close);
     }
 
@@ -253,10 +215,8 @@ class WebhookDispatchTest {
         String healthySubscription = subscribe(healthy, null);
         for (int i = 0; i < 6; i++) {
             String orderId = newOrderId();
-            producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), orderId,
-                    Json.write(event("order.completed", orderId, "end", endData(orderId)))));
+            publish(event("order.completed", orderId, "end", endData(orderId)));
         }
-        producer.flush();
         Instant published = Instant.now();
 
         // The requests of one poll go out together, so waiting for the silent subscriber (3 s here) holds the
@@ -435,8 +395,7 @@ class WebhookDispatchTest {
         assertThat(subscription.get("events")).isEqualTo(Json.MAPPER.readTree("[\"order.paid\", \"order.shipped\"]"));
         assertThat(created.get("secret").asString()).startsWith("whsec_").hasSize(6 + 64);
 
-        String listed = http.send(HttpRequest.newBuilder(URI.create(base + "/internal/subscriptions")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String listed = dispatcher.text("/internal/subscriptions");
         assertThat(listed).contains(subscription.get("id").asString()).doesNotContain("secret")
                 .doesNotContain(created.get("secret").asString());
         assertThat(call("GET", "/internal/subscriptions/" + subscription.get("id").asString() + "/deliveries",
@@ -464,7 +423,6 @@ class WebhookDispatchTest {
             assertThat(call("GET", "/internal/subscriptions", null, 200).get("subscriptions"))
                     .extracting(s -> s.get("id").asString()).contains(id);
             call("DELETE", "/internal/subscriptions/" + id, null, 200);
-            subscriptions.remove(id);
             assertThat(call("GET", "/internal/subscriptions", null, 200).get("subscriptions"))
                     .extracting(s -> s.get("id").asString()).doesNotContain(id);
         }
@@ -499,15 +457,16 @@ class WebhookDispatchTest {
     // ---------------------------------------------------------------- helpers
 
     /**
-     * Attempt k+1 follows attempt k after the k-th delay (400 ms doubling), give or take scheduling; the first retry
-     * also waits for the failed first attempt's hand-over from the fan-out to the attempts topic (one more record).
+     * Attempt k+1 follows attempt k after the k-th delay (400 ms doubling), never sooner, and at most 2 s later: a
+     * retry topic's consumer resumes its paused partition once the record is due and fetches it again (and the first
+     * retry also waits for the failed first attempt's hand-over from the fan-out to the attempts topic), which on
+     * the busy machine of a full build has taken up to 1.5 s.
      */
     private static void assertSpacedPerSchedule(List<Received> attempts) {
         for (int k = 1; k < attempts.size(); k++) {
             long gap = Duration.between(attempts.get(k - 1).at(), attempts.get(k).at()).toMillis();
             long delay = BACKOFF.toMillis() << (k - 1);
-            long late = k == 1 ? 2000 : 1500;
-            assertThat(gap).as("gap before attempt %d", k + 1).isBetween(delay - 50, delay + late);
+            assertThat(gap).as("gap before attempt %d", k + 1).isBetween(delay - 50, delay + 2000);
         }
     }
 
@@ -521,21 +480,11 @@ class WebhookDispatchTest {
     }
 
     private static String subscribe(TestReceiver receiver, List<String> events) throws Exception {
-        ObjectNode body = Json.object();
-        body.put("url", receiver.url());
-        if (events != null) {
-            body.set("events", Json.tree(events));
-        }
-        JsonNode created = call("POST", "/internal/subscriptions", Json.write(body), 201);
-        receiver.verifyWith(created.get("secret").asString());
-        return created.get("subscription").get("id").asString();
+        return dispatcher.subscribe(receiver, events);
     }
 
     private static List<JsonNode> deliveries(String subscription) throws Exception {
-        List<JsonNode> list = new ArrayList<>();
-        call("GET", "/internal/subscriptions/" + subscription + "/deliveries", null, 200).get("deliveries")
-                .forEach(list::add);
-        return list;
+        return dispatcher.deliveries(subscription);
     }
 
     /**
@@ -550,29 +499,14 @@ class WebhookDispatchTest {
     }
 
     private static JsonNode call(String method, String path, String body, int expectedStatus) throws Exception {
-        JsonNode answer = send(method, path, body, expectedStatus);
-        if (method.equals("POST") && expectedStatus == 201) {
-            subscriptions.add(answer.get("subscription").get("id").asString());
-        }
-        return answer;
-    }
-
-    private static JsonNode send(String method, String path, String body, int expectedStatus) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(20))
-                .header("content-type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("%s %s %s -> %s", method, path, body, response.body())
+        DispatcherHttp.Answer answer = dispatcher.call(method, path, body);
+        assertThat(answer.status()).as("%s %s %s -> %s", method, path, body, answer.body())
                 .isEqualTo(expectedStatus);
-        return Json.MAPPER.readTree(response.body());
+        return answer.body();
     }
 
     private static void publish(OrderEvent event) {
-        producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), event.orderId(), Json.write(event)));
-        producer.flush();
+        dispatcher.publish(event);
     }
 
     private static OrderEvent event(String name, String orderId, String step, JsonNode data) {
@@ -580,7 +514,7 @@ class WebhookDispatchTest {
     }
 
     private static String newOrderId() {
-        return "ord_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        return DispatcherHttp.newOrderId();
     }
 
     private static String summary(String orderId) {
