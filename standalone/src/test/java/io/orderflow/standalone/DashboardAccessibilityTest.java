@@ -20,9 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -43,27 +40,11 @@ import tools.jackson.databind.JsonNode;
  * checked too), and the busiest pages again at a phone's width. Also the order page's skip link to the order's
  * actions. A system of its own, DashboardBrowserTest's setup.
  */
-@ExtendWith(DashboardBrowserTest.ScreenshotOnFailure.class)
+@ExtendWith(DashboardBrowserTest.OnItsOwnSystem.class)
 class DashboardAccessibilityTest {
 
     private static final String AXE = resource("/axe/axe.min.js");
     private static final By APPROVE = By.cssSelector("[data-wait=approval] .approve");
-
-    @BeforeAll
-    static void start() {
-        DashboardBrowserTest.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        DashboardBrowserTest.stop();
-    }
-
-    @AfterEach
-    void closeBrowsers() {
-        DashboardBrowserTest.browsers.forEach(WebDriver::quit);
-        DashboardBrowserTest.browsers.clear();
-    }
 
     @Test
     void no_page_has_a_serious_or_critical_accessibility_violation() {

@@ -4,7 +4,6 @@ import static io.orderflow.standalone.DashboardBrowserTest.APPROVER;
 import static io.orderflow.standalone.DashboardBrowserTest.OPERATOR;
 import static io.orderflow.standalone.DashboardBrowserTest.VIEWER;
 import static io.orderflow.standalone.DashboardBrowserTest.WAIT;
-import static io.orderflow.standalone.DashboardBrowserTest.browsers;
 import static io.orderflow.standalone.DashboardBrowserTest.open;
 import static io.orderflow.standalone.DashboardBrowserTest.read;
 import static io.orderflow.standalone.DashboardBrowserTest.signedIn;
@@ -15,9 +14,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.math.BigDecimal;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -34,24 +30,8 @@ import tools.jackson.databind.JsonNode;
  * password, an operator, an approver and a viewer): an approver's note and who cancelled in the order's timeline, a
  * payment reference and amount entered on the order page, and the Audit page listing the team's changes.
  */
-@ExtendWith(DashboardBrowserTest.ScreenshotOnFailure.class)
+@ExtendWith(DashboardBrowserTest.OnItsOwnSystem.class)
 class DashboardAuditBrowserTest {
-
-    @BeforeAll
-    static void start() {
-        DashboardBrowserTest.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        DashboardBrowserTest.stop();
-    }
-
-    @AfterEach
-    void closeBrowsers() {
-        browsers.forEach(WebDriver::quit);
-        browsers.clear();
-    }
 
     /** {@link DashboardBrowserTest}'s explicit wait (a plain {@code wait} here would be {@link Object#wait}). */
     private static WebDriverWait waitOn(WebDriver browser) {

@@ -24,7 +24,10 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
@@ -74,7 +77,7 @@ class DashboardBrowserTest {
     /** The browsers of the running test, screenshotted on failure and closed after it. */
     static final List<WebDriver> browsers = new CopyOnWriteArrayList<>();
 
-    /** Also the setup of {@link DashboardAuditBrowserTest}, which runs on a system of its own. */
+    /** Also the setup of the other dashboard browser tests, each on a system of its own ({@link OnItsOwnSystem}). */
     @BeforeAll
     static void start() {
         boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
@@ -923,8 +926,32 @@ class DashboardBrowserTest {
         }
     }
 
+    /**
+     * What the other dashboard browser tests run under: a standalone system of their own with this class's people
+     * ({@link #start}), the browsers each test opened closed after it, and screenshots of them on failure.
+     */
+    static final class OnItsOwnSystem extends ScreenshotOnFailure
+            implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
+
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            start();
+        }
+
+        @Override
+        public void afterEach(ExtensionContext context) {
+            browsers.forEach(WebDriver::quit);
+            browsers.clear();
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) {
+            stop();
+        }
+    }
+
     /** A failed test leaves a screenshot of each of its browsers in {@code target/screenshots/}. */
-    static final class ScreenshotOnFailure implements AfterTestExecutionCallback {
+    static class ScreenshotOnFailure implements AfterTestExecutionCallback {
 
         @Override
         public void afterTestExecution(ExtensionContext context) {

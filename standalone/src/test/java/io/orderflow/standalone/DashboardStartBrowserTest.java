@@ -18,9 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -40,25 +37,9 @@ import tools.jackson.databind.JsonNode;
  * The dashboard's start form, its orders list export and the flow graph as dagre lays it out, in Chromium against a
  * standalone system of their own (DashboardBrowserTest's setup and helpers).
  */
-@ExtendWith(DashboardBrowserTest.ScreenshotOnFailure.class)
+@ExtendWith(DashboardBrowserTest.OnItsOwnSystem.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardStartBrowserTest {
-
-    @BeforeAll
-    static void start() {
-        DashboardBrowserTest.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        DashboardBrowserTest.stop();
-    }
-
-    @AfterEach
-    void closeBrowsers() {
-        DashboardBrowserTest.browsers.forEach(WebDriver::quit);
-        DashboardBrowserTest.browsers.clear();
-    }
 
     @Test
     @Order(1) // first, while the system has no orders
