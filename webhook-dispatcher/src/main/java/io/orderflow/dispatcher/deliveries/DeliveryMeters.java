@@ -7,9 +7,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Webhook deliveries by outcome, counted as their records are written ({@code DeliveryStore.record}, the one place
- * every status change goes through). Meter {@code orderflow.webhook.deliveries{outcome}}: {@code created} (a new
- * delivery, nothing tried yet), {@code retrying} (an attempt failed and another follows), {@code delivered} (the
- * subscriber answered 2xx) and {@code failed} (no attempt left).
+ * every status change goes through), and new deliveries as they are made ({@link #created}). Meter
+ * {@code orderflow.webhook.deliveries{outcome}}: {@code created} (a new delivery, by the fan-out or a replay; most are
+ * never written {@code pending}, since their first attempt is made at once), {@code retrying} (an attempt failed and
+ * another follows), {@code delivered} (the subscriber answered 2xx) and {@code failed} (no attempt left).
  *
  * <p>Meter {@code orderflow.webhook.delivery.lag}, a histogram: from the order event's time (the payload's
  * {@code occurredAt}, when the processor decided it) to the subscriber's 2xx answer, retries included. It is what a
@@ -40,10 +41,19 @@ public final class DeliveryMeters {
                 .tag("outcome", outcome).register(registry);
     }
 
+    /** A new delivery, before anything is tried or written. */
+    public void created() {
+        created.increment();
+    }
+
     /** A delivery record the broker has taken. */
     public void recorded(Delivery delivery) {
         switch (delivery.status()) {
-            case PENDING -> (delivery.attempts() == 0 ? created : retrying).increment();
+            case PENDING -> {
+                if (delivery.attempts() > 0) {
+                    retrying.increment();
+                }
+            }
             case DELIVERED -> {
                 delivered.increment();
                 long occurredAt = delivery.payload() == null ? 0 : delivery.payload().path("occurredAt").asLong(0);

@@ -131,6 +131,13 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
                 .toList();
     }
 
+    /** Counts a new delivery (made by the fan-out or a replay), whatever its first record will be. */
+    public void created() {
+        if (meters != null) {
+            meters.created();
+        }
+    }
+
     /** Writes a status change; completes when the broker has it. */
     public CompletableFuture<Delivery> record(Delivery delivery) {
         return kafka.send(Topics.WEBHOOK_DELIVERIES.name(), delivery.id(), Json.write(delivery))

@@ -121,14 +121,9 @@ public class DeliveryAttempts {
                 log.debug("Delivery {} is already settled; not sending it again", task.deliveryId());
                 return CompletableFuture.completedFuture(null);
             }
-            Optional<String> triedError = headerString(record.headers(), TRIED_ERROR_HEADER);
-            if (attempt == 1 && triedError.isPresent()) {
-                // The fan-out made this first attempt; its outcome is recorded and the retries take over.
-                Integer status = headerString(record.headers(), TRIED_STATUS_HEADER).map(Integer::valueOf)
-                        .orElse(null);
-                return settle(task, attempt, new WebhookSender.Outcome(status, triedError.get()));
-            }
-            if (mayChangeLane && lanes.isSlow(task.subscriptionId())) {
+            // The fan-out made this first attempt already: its outcome is recorded here and the retries take over.
+            Optional<WebhookSender.Outcome> tried = attempt == 1 ? tried(record.headers()) : Optional.empty();
+            if (tried.isEmpty() && mayChangeLane && lanes.isSlow(task.subscriptionId())) {
                 // Handed over once the broker has it; only first attempts change lanes, so the attempt count holds.
                 // The headers go along: they carry the order's trace context to the request.
                 return kafka.send(new ProducerRecord<>(DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, null, record.key(),
@@ -145,7 +140,9 @@ public class DeliveryAttempts {
             }
             CompletableFuture<Void> sent;
             try {
-                sent = send(task, subscription.get(), attempt, traceparent);
+                sent = tried.isPresent()
+                        ? settle(task, attempt, tried.get())
+                        : send(task, subscription.get(), attempt, traceparent);
             } catch (RuntimeException e) {
                 attempting.remove(key, mine);
                 throw e;
@@ -262,6 +259,12 @@ public class DeliveryAttempts {
                 .orElse("Delivery could not be attempted");
         log.info("Delivery {} failed after {} attempts: {}", task.deliveryId(), attempts, error);
         deliveries.record(task.record(DeliveryStatus.FAILED, attempts, status, error, null)).join();
+    }
+
+    /** The outcome of the first attempt the fan-out made, when the record says it made one. */
+    private static Optional<WebhookSender.Outcome> tried(Headers headers) {
+        return headerString(headers, TRIED_ERROR_HEADER).map(error -> new WebhookSender.Outcome(
+                headerString(headers, TRIED_STATUS_HEADER).map(Integer::valueOf).orElse(null), error));
     }
 
     /** 1 for the first attempt; the retry topics carry the number of the attempt their record is for. */

@@ -129,6 +129,7 @@ public class EventFanOut {
         int retries = properties.retriesFor(event.retries());
         DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(), payload,
                 retries, clock.millis());
+        deliveries.created();
         if (!lanes.isSlow(subscription.id())) {
             writes.add(attempts.first(task, subscription, traceparent));
             return;

@@ -196,6 +196,7 @@ public class Replays {
             DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(),
                     DeliveryPayload.of(event, deliveryId), properties.retriesFor(event.retries()), clock.millis());
             // The pending record first, on the same producer, so no later status can precede it.
+            deliveries.created();
             Delivery pending = task.record(DeliveryStatus.PENDING, 0, null, null, null);
             writes.add(deliveries.record(pending));
             writes.add(kafka.send(DispatcherTopics.DELIVERY_ATTEMPTS, deliveryId, Json.write(task)));
