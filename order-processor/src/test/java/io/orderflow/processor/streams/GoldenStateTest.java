@@ -42,15 +42,7 @@ class GoldenStateTest {
 
     @Test
     void storedStateAndApiView() throws IOException {
-        agent.command(start(ORDER));
-        agent.report(progress(1, 1, OrderStatus.WAITING,
-                Map.of("extract", NodeStatus.SUCCEEDED, "approve", NodeStatus.WAITING),
-                Map.of("e1", EdgeState.ACTIVE), Json.object().put("seed", 1)));
-        agent.report(detail("extract", started(agent.now() - 2_000)));
-        agent.report(detail("extract", ended(agent.now() - 1_000)));
-        agent.report(approvalWait(Duration.ofDays(2).toMillis(), agent.now()));
-        agent.command(new OrderCommand.AppendChat(ORDER, List.of(ChatTest.user("msg_1", "approve it"),
-                ChatTest.proposal("msg_2"), ChatTest.assistant("msg_3", "Confirm the approval on the page."))));
+        waitingAtApprovalWithChat(agent);
 
         byte[] stored = agent.<byte[]>store(OrderAgent.ORDERS).get(ORDER); // as the changelog gets them
         // the pinned flow is stored as a reference with node ids and types; the view adds the whole graph
@@ -133,5 +125,18 @@ class GoldenStateTest {
             }
             assertThat(Json.MAPPER.readTree(Json.write(actual))).isEqualTo(Json.MAPPER.readTree(in));
         }
+    }
+
+    /** The golden order: extract done, waiting at its approval for two days, with a chat and a proposal in it. */
+    static void waitingAtApprovalWithChat(AgentDriver agent) {
+        agent.command(start(ORDER));
+        agent.report(progress(1, 1, OrderStatus.WAITING,
+                Map.of("extract", NodeStatus.SUCCEEDED, "approve", NodeStatus.WAITING),
+                Map.of("e1", EdgeState.ACTIVE), Json.object().put("seed", 1)));
+        agent.report(detail("extract", started(agent.now() - 2_000)));
+        agent.report(detail("extract", ended(agent.now() - 1_000)));
+        agent.report(approvalWait(Duration.ofDays(2).toMillis(), agent.now()));
+        agent.command(new OrderCommand.AppendChat(ORDER, List.of(ChatTest.user("msg_1", "approve it"),
+                ChatTest.proposal("msg_2"), ChatTest.assistant("msg_3", "Confirm the approval on the page."))));
     }
 }
