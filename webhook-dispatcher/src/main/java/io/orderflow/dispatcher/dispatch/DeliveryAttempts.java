@@ -179,7 +179,7 @@ public class DeliveryAttempts {
             sent = post(task, subscription, 1, traceparent);
         } catch (RuntimeException e) {
             log.error("Delivery {} could not be tried at once; handing it to the attempts topic", task.deliveryId(), e);
-            return handOver(task, traceparent, null);
+            return queue(task, DispatcherTopics.DELIVERY_ATTEMPTS, traceparent);
         }
         return sent.exceptionally(failure -> new WebhookSender.Outcome(null, String.valueOf(failure)))
                 .thenCompose(outcome -> {
@@ -193,16 +193,26 @@ public class DeliveryAttempts {
     }
 
     /**
-     * Puts the delivery on the attempts topic: untried ({@code tried} null), or with the outcome of the first attempt
-     * already made, which its listener records instead of sending again.
+     * Queues an untried delivery on {@code topic} (the attempts topic or the slow lane's), where it is tried, retried
+     * and recorded like any delivery: its {@code pending} record first, on the same producer, so no later status can
+     * precede it, then its task, which carries {@code traceparent} on to the webhook request.
+     */
+    public CompletableFuture<Void> queue(DeliveryTask task, String topic, String traceparent) {
+        CompletableFuture<?> pending = deliveries.record(task.record(DeliveryStatus.PENDING, 0, null, null, null));
+        CompletableFuture<?> queued = kafka.send(new ProducerRecord<>(topic, null, task.deliveryId(),
+                Json.write(task), TraceHeaders.of(traceparent)));
+        return CompletableFuture.allOf(pending, queued);
+    }
+
+    /**
+     * Puts the delivery on the attempts topic with the outcome of the first attempt already made, which its listener
+     * records instead of sending again.
      */
     private CompletableFuture<Void> handOver(DeliveryTask task, String traceparent, WebhookSender.Outcome tried) {
         Headers headers = TraceHeaders.of(traceparent);
-        if (tried != null) {
-            headers.add(TRIED_ERROR_HEADER, tried.error().getBytes(StandardCharsets.UTF_8));
-            if (tried.status() != null) {
-                headers.add(TRIED_STATUS_HEADER, String.valueOf(tried.status()).getBytes(StandardCharsets.UTF_8));
-            }
+        headers.add(TRIED_ERROR_HEADER, tried.error().getBytes(StandardCharsets.UTF_8));
+        if (tried.status() != null) {
+            headers.add(TRIED_STATUS_HEADER, String.valueOf(tried.status()).getBytes(StandardCharsets.UTF_8));
         }
         return kafka.send(new ProducerRecord<>(DispatcherTopics.DELIVERY_ATTEMPTS, null, task.deliveryId(),
                 Json.write(task), headers)).thenApply(ignored -> null);

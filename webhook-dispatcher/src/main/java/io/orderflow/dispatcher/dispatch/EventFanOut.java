@@ -1,7 +1,6 @@
 package io.orderflow.dispatcher.dispatch;
 
 import io.orderflow.dispatcher.DispatcherProperties;
-import io.orderflow.dispatcher.deliveries.DeliveryStatus;
 import io.orderflow.dispatcher.deliveries.DeliveryStore;
 import io.orderflow.dispatcher.deliveries.DeliveryTask;
 import io.orderflow.dispatcher.subscriptions.Subscription;
@@ -16,11 +15,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
-import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -36,18 +33,15 @@ public class EventFanOut {
 
     private final SubscriptionStore subscriptions;
     private final DeliveryStore deliveries;
-    private final KafkaTemplate<String, String> kafka;
     private final DeliveryAttempts attempts;
     private final SubscriberLanes lanes;
     private final DispatcherProperties properties;
     private final Clock clock;
 
-    public EventFanOut(SubscriptionStore subscriptions, DeliveryStore deliveries, KafkaTemplate<String, String> kafka,
-                       DeliveryAttempts attempts, SubscriberLanes lanes, DispatcherProperties properties,
-                       Clock clock) {
+    public EventFanOut(SubscriptionStore subscriptions, DeliveryStore deliveries, DeliveryAttempts attempts,
+                       SubscriberLanes lanes, DispatcherProperties properties, Clock clock) {
         this.subscriptions = subscriptions;
         this.deliveries = deliveries;
-        this.kafka = kafka;
         this.attempts = attempts;
         this.lanes = lanes;
         this.properties = properties;
@@ -114,9 +108,9 @@ public class EventFanOut {
 
     /**
      * A subscriber answering in time gets its first attempt at once ({@link DeliveryAttempts#first}). One known to
-     * be slow ({@link SubscriberLanes}) gets a {@code pending} record and a task on the slow lane's attempts topic
-     * instead, so that it cannot hold up this poll and with it every other subscriber's next deliveries. Either way
-     * the record carries the event's trace context on to the webhook request ({@link TraceHeaders}).
+     * be slow ({@link SubscriberLanes}) is queued on the slow lane ({@link DeliveryAttempts#queue}) instead, so that
+     * it cannot hold up this poll and with it every other subscriber's next deliveries. Either way the event's trace
+     * context goes on to the webhook request ({@link TraceHeaders}).
      */
     private void fanOut(OrderEvent event, Subscription subscription, String traceparent,
                         List<CompletableFuture<?>> writes) {
@@ -130,13 +124,8 @@ public class EventFanOut {
         DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(), payload,
                 retries, clock.millis());
         deliveries.created();
-        if (!lanes.isSlow(subscription.id())) {
-            writes.add(attempts.first(task, subscription, traceparent));
-            return;
-        }
-        // The pending record first: the same producer keeps the order, so no later status can precede it.
-        writes.add(deliveries.record(task.record(DeliveryStatus.PENDING, 0, null, null, null)));
-        writes.add(kafka.send(new ProducerRecord<>(DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, null, deliveryId,
-                Json.write(task), TraceHeaders.of(traceparent))));
+        writes.add(lanes.isSlow(subscription.id())
+                ? attempts.queue(task, DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, traceparent)
+                : attempts.first(task, subscription, traceparent));
     }
 }

@@ -1,10 +1,9 @@
 package io.orderflow.dispatcher.resend;
 
 import io.orderflow.dispatcher.DispatcherProperties;
-import io.orderflow.dispatcher.deliveries.Delivery;
-import io.orderflow.dispatcher.deliveries.DeliveryStatus;
 import io.orderflow.dispatcher.deliveries.DeliveryStore;
 import io.orderflow.dispatcher.deliveries.DeliveryTask;
+import io.orderflow.dispatcher.dispatch.DeliveryAttempts;
 import io.orderflow.dispatcher.dispatch.DeliveryIds;
 import io.orderflow.dispatcher.dispatch.DeliveryPayload;
 import io.orderflow.dispatcher.dispatch.DispatcherTopics;
@@ -33,7 +32,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -79,18 +77,18 @@ public class Replays {
 
     private final SubscriptionStore subscriptions;
     private final DeliveryStore deliveries;
-    private final KafkaTemplate<String, String> kafka;
+    private final DeliveryAttempts attempts;
     private final KafkaSettings kafkaSettings;
     private final DispatcherProperties properties;
     private final Clock clock;
     /** When each subscription's last replay started; {@link Long#MAX_VALUE} while one is under way. */
     private final Map<String, Long> started = new ConcurrentHashMap<>();
 
-    public Replays(SubscriptionStore subscriptions, DeliveryStore deliveries, KafkaTemplate<String, String> kafka,
+    public Replays(SubscriptionStore subscriptions, DeliveryStore deliveries, DeliveryAttempts attempts,
                    KafkaSettings kafkaSettings, DispatcherProperties properties, Clock clock) {
         this.subscriptions = subscriptions;
         this.deliveries = deliveries;
-        this.kafka = kafka;
+        this.attempts = attempts;
         this.kafkaSettings = kafkaSettings;
         this.properties = properties;
         this.clock = clock;
@@ -195,14 +193,11 @@ public class Replays {
             }
             DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(),
                     DeliveryPayload.of(event, deliveryId), properties.retriesFor(event.retries()), clock.millis());
-            // The pending record first, on the same producer, so no later status can precede it.
             deliveries.created();
-            Delivery pending = task.record(DeliveryStatus.PENDING, 0, null, null, null);
-            writes.add(deliveries.record(pending));
-            writes.add(kafka.send(DispatcherTopics.DELIVERY_ATTEMPTS, deliveryId, Json.write(task)));
+            writes.add(attempts.queue(task, DispatcherTopics.DELIVERY_ATTEMPTS, null));
         }
         CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
-        int count = writes.size() / 2;
+        int count = writes.size();
         log.info("Replayed {} deliveries of {} to {} to subscription {}", count, since, until, subscription.id());
         return new Done(count);
     }
