@@ -2,33 +2,209 @@ package io.orderflow.processor.index;
 
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.processor.order.Wait;
+import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderType;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
 import tools.jackson.databind.JsonNode;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
-/** The order index: one row per order, keyed so that the store iterates newest first. */
+/**
+ * The order index: one row per order, and beside it (an {@link IndexedStore}) the keys that let a list, a search or
+ * a count read only what it answers.
+ *
+ * <ul>
+ *   <li>The row, keyed {@code <newest-first created time>|<id>} (see {@link #key(long, String)}).</li>
+ *   <li>{@code ~c|<scope>|<row key>}: the rows of a scope newest created first. A scope is {@code *} (every order),
+ *       {@code s=<status>}, {@code t=<type>} or {@code t=<type>&s=<status>}.</li>
+ *   <li>{@code ~u|<scope>|<newest-first updated time>|<id>}, valued with the row key: the same, most recently changed
+ *       first.</li>
+ *   <li>{@code ~w|<word>|<row key>}: the rows whose text has a word starting with {@code <word>} (see
+ *       {@link #words}), newest created first: the search index of {@code q}.</li>
+ *   <li>{@code ~n|<type or *>|<status>}: the number of rows with that status (and type), an 8-byte counter.</li>
+ * </ul>
+ */
 public final class OrderIndex {
 
-    /** Newest first; equal start times by order id. */
-    public static final Comparator<OrderIndexRow> NEWEST_FIRST =
-            Comparator.comparingLong(OrderIndexRow::createdAt).reversed().thenComparing(OrderIndexRow::id);
+    /** The longest word prefix kept in the search index; longer search words are looked up by this prefix. */
+    public static final int INDEXED_PREFIX = 8;
+    /** The shortest word prefix kept; a shorter search word is only found by a scan. */
+    public static final int SHORTEST_PREFIX = 3;
+    /** Words longer than this are cut before they are indexed or compared. */
+    static final int LONGEST_WORD = 64;
+
+    public static final String ALL = "*";
+    private static final JsonSerde<OrderIndexRow> ROWS = JsonSerde.of(OrderIndexRow.class);
+    private static final Serializer<OrderIndexRow> ROW_WRITER = ROWS.serializer();
+    private static final Deserializer<OrderIndexRow> ROW_READER = ROWS.deserializer();
+
+    /** The store's indexer: the entries and counters of one row. */
+    public static final IndexedStore.Indexer INDEXER = new IndexedStore.Indexer() {
+        @Override
+        public IndexedStore.Derived derive(String key, byte[] value) {
+            return derived(key, read(value));
+        }
+
+        @Override
+        public boolean isRow(String key) {
+            return OrderIndex.isRow(key);
+        }
+    };
 
     private OrderIndex() {
     }
 
     /** Zero-padded {@code Long.MAX_VALUE - createdAt}, then the id: string order is newest first. */
     public static String key(long createdAt, String orderId) {
-        return String.format("%019d", Long.MAX_VALUE - createdAt) + "|" + orderId;
+        return newestFirst(createdAt) + "|" + orderId;
     }
 
     public static String key(OrderState state) {
         return key(state.createdAt(), state.orderId());
+    }
+
+    /** A time as 19 digits that sort the latest first. */
+    public static String newestFirst(long millis) {
+        return String.format("%019d", Long.MAX_VALUE - millis);
+    }
+
+    /** The time {@link #newestFirst} wrote. */
+    public static long time(String newestFirst) {
+        return Long.MAX_VALUE - Long.parseLong(newestFirst);
+    }
+
+    /** Every derived key starts with {@code ~}, which sorts after every row key and never starts an order id. */
+    public static boolean isRow(String key) {
+        return !key.startsWith("~");
+    }
+
+    public static byte[] write(OrderIndexRow row) {
+        return ROW_WRITER.serialize(null, row);
+    }
+
+    public static OrderIndexRow read(byte[] stored) {
+        return stored == null ? null : ROW_READER.deserialize(null, stored);
+    }
+
+    /** The scope of rows with a type and a status, either absent (null or blank). */
+    public static String scope(String type, String status) {
+        boolean typed = type != null && !type.isBlank();
+        boolean withStatus = status != null && !status.isBlank();
+        if (typed && withStatus) {
+            return "t=" + type + "&s=" + status;
+        }
+        return typed ? "t=" + type : withStatus ? "s=" + status : ALL;
+    }
+
+    /** The prefix of the keys of a scope's rows, newest created first. */
+    public static String byCreated(String scope) {
+        return "~c|" + scope + "|";
+    }
+
+    /** The prefix of the keys of a scope's rows, most recently changed first. */
+    public static String byUpdated(String scope) {
+        return "~u|" + scope + "|";
+    }
+
+    /** The prefix of the keys of the rows whose text has a word that starts with {@code word}. */
+    public static String byWord(String word) {
+        return "~w|" + word + "|";
+    }
+
+    /** The counter of rows with a status, of one type or of any ({@code null}). */
+    public static String counter(String type, String status) {
+        return "~n|" + (type == null || type.isBlank() ? ALL : type) + "|" + status;
+    }
+
+    static IndexedStore.Derived derived(String rowKey, OrderIndexRow row) {
+        String type = row.type() == null ? "" : row.type().wire();
+        String status = row.status().wire();
+        byte[] rowKeyBytes = rowKey.getBytes(StandardCharsets.UTF_8);
+        String updated = newestFirst(row.updatedAt()) + "|" + row.id();
+        Map<String, byte[]> entries = new HashMap<>();
+        for (String scope : List.of(ALL, scope(null, status), scope(type, null), scope(type, status))) {
+            entries.put(byCreated(scope) + rowKey, null);
+            entries.put(byUpdated(scope) + updated, rowKeyBytes);
+        }
+        for (String word : indexedWords(row)) {
+            entries.put(byWord(word) + rowKey, null);
+        }
+        return new IndexedStore.Derived(entries, Set.of(counter(null, status), counter(type, status)));
+    }
+
+    /** What the search index keeps of a row: each word's prefixes of {@value #SHORTEST_PREFIX} to {@value #INDEXED_PREFIX} characters, shorter words whole. */
+    static Set<String> indexedWords(OrderIndexRow row) {
+        Set<String> indexed = new LinkedHashSet<>();
+        for (String word : words(row)) {
+            if (word.length() < SHORTEST_PREFIX) {
+                indexed.add(word);
+                continue;
+            }
+            for (int length = SHORTEST_PREFIX; length <= Math.min(word.length(), INDEXED_PREFIX); length++) {
+                indexed.add(word.substring(0, length));
+            }
+        }
+        return indexed;
+    }
+
+    /** The words of a row that {@code q} is matched against: of its id, title, customer id and search text. */
+    public static Set<String> words(OrderIndexRow row) {
+        Set<String> words = new LinkedHashSet<>();
+        addWords(words, row.id());
+        addWords(words, row.title());
+        addWords(words, row.customerId());
+        addWords(words, row.search());
+        return words;
+    }
+
+    /**
+     * The words of a text, lower case: runs of letters, digits, {@code _} and {@code -}, each whole and split again at
+     * {@code _} and {@code -} ({@code cus_acme-2} gives {@code cus_acme-2}, {@code cus}, {@code acme} and {@code 2}).
+     */
+    public static List<String> words(String text) {
+        Set<String> words = new LinkedHashSet<>();
+        addWords(words, text);
+        return new ArrayList<>(words);
+    }
+
+    private static void addWords(Set<String> words, String text) {
+        if (text == null) {
+            return;
+        }
+        String lower = text.toLowerCase(Locale.ROOT);
+        int start = -1;
+        for (int i = 0; i <= lower.length(); i++) {
+            char c = i < lower.length() ? lower.charAt(i) : ' ';
+            boolean inWord = Character.isLetterOrDigit(c) || c == '_' || c == '-';
+            if (inWord && start < 0) {
+                start = i;
+            } else if (!inWord && start >= 0) {
+                addWord(words, lower.substring(start, i));
+                start = -1;
+            }
+        }
+    }
+
+    private static void addWord(Set<String> words, String word) {
+        String whole = word.length() > LONGEST_WORD ? word.substring(0, LONGEST_WORD) : word;
+        words.add(whole);
+        if (whole.indexOf('_') >= 0 || whole.indexOf('-') >= 0) {
+            for (String part : whole.split("[_-]")) {
+                if (!part.isEmpty()) {
+                    words.add(part);
+                }
+            }
+        }
     }
 
     public static OrderIndexRow rowOf(OrderState state) {
@@ -67,14 +243,17 @@ public final class OrderIndex {
 
     /**
      * The list filters: order type, status, {@code createdAt} within {@code since..until} (inclusive, either open),
-     * and {@code q} (case-insensitive) on id, title, customer id, SKUs, line names or customer name.
+     * and {@code q}.
      */
     public static boolean matches(OrderIndexRow row, String type, String status, String q, Long since, Long until) {
         return (since == null || row.createdAt() >= since) && (until == null || row.createdAt() <= until)
                 && matches(row, type, status, q);
     }
 
-    /** The list filters: order type, status, and {@code q} (case-insensitive) on the row's text. */
+    /**
+     * The list filters: order type, status, and {@code q}: every word of {@code q} (see {@link #words(String)}) starts
+     * a word of the row's id, title, customer id, SKUs, line names or customer name, case ignored.
+     */
     public static boolean matches(OrderIndexRow row, String type, String status, String q) {
         if (type != null && !type.isBlank() && (row.type() == null || !row.type().wire().equals(type))) {
             return false;
@@ -82,16 +261,12 @@ public final class OrderIndex {
         if (status != null && !status.isBlank() && !row.status().wire().equals(status)) {
             return false;
         }
-        if (q == null || q.isBlank()) {
+        List<String> wanted = q == null ? List.of() : words(q);
+        if (wanted.isEmpty()) {
             return true;
         }
-        String needle = q.toLowerCase(java.util.Locale.ROOT);
-        return contains(row.id(), needle) || contains(row.title(), needle) || contains(row.customerId(), needle)
-                || contains(row.search(), needle);
-    }
-
-    private static boolean contains(String value, String needle) {
-        return value != null && value.toLowerCase(java.util.Locale.ROOT).contains(needle);
+        Set<String> words = words(row);
+        return wanted.stream().allMatch(prefix -> words.stream().anyMatch(word -> word.startsWith(prefix)));
     }
 
     private static String text(JsonNode node, String field) {

@@ -1,11 +1,11 @@
 package io.orderflow.processor.query;
 
 import io.orderflow.internal.InternalToken;
-import io.orderflow.processor.approvals.ApprovalRow;
+import io.orderflow.processor.approvals.ApprovalIndex;
 import io.orderflow.schemas.documents.Documents;
 import io.orderflow.schemas.model.Incident;
 import io.orderflow.processor.flows.PinnedFlows;
-import io.orderflow.processor.index.OrderIndex;
+import io.orderflow.processor.index.OrderIndexReads;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.processor.order.StoredFlow;
 import io.orderflow.processor.streams.LiveOrders;
@@ -13,8 +13,6 @@ import io.orderflow.processor.streams.OrderAgent;
 import io.orderflow.processor.streams.OrderStreams;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
-import io.orderflow.schemas.model.OrderIndexRow;
-import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.query.OrderQueries;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -38,6 +36,8 @@ import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.util.UriBuilder;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.core.SerializableString;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -71,6 +71,11 @@ public class OrderQueryRouter {
             .thenComparing(row -> row.path("id").asString(""));
 
     private static final Serializer<String> KEYS = new StringSerializer();
+    /**
+     * Where index reads run: off the event loop, on a few threads of their own, so a slow read waits its turn there
+     * rather than holding a thread that answers other requests. The stream threads never wait on a read.
+     */
+    private static final Scheduler READS = Schedulers.newBoundedElastic(4, 10_000, "index-reads", 60, true);
     private static final byte[] EMPTY_OBJECT = {'{', '}'};
     private static final Deserializer<OrderState> STATES = OrderAgent.STATES.deserializer();
 
@@ -165,21 +170,28 @@ public class OrderQueryRouter {
 
     /**
      * A page of index rows, newest first by creation or by last change, filtered by type, status, {@code q} and the
-     * creation range; at most the query's limit, with {@code next} when more follow. 400 for a cursor this service
-     * did not write.
+     * creation range; at most the query's limit, with {@code next} when more follow. Each instance reads only its page
+     * from its index ({@link OrderIndexReads}). 400 for a cursor this service did not write.
      */
     public Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean local) {
         Pages.Order order = query.byUpdate() ? Pages.UPDATED : Pages.CREATED;
+        Pages.Position after;
         try {
-            if (query.cursor() != null) {
-                Pages.position(order, query.cursor());
-            }
+            after = query.cursor() == null ? null : Pages.position(order, query.cursor());
         } catch (Pages.BadCursor e) {
             return Mono.just(json(HttpStatus.BAD_REQUEST, error(e.getMessage())));
         }
-        return gatherPages(OrderQueries.ORDER_ROWS, order, query.cursor(), query.limit(), local,
-                streams -> indexRows(this.<OrderIndexRow>store(streams, OrderAgent.INDEX), query),
-                peerOrders(query));
+        return gatherPages(OrderQueries.ORDER_ROWS, order, query.limit(), local,
+                streams -> listPage(partitions(streams, OrderAgent.INDEX), query, after), peerOrders(query));
+    }
+
+    /** This instance's page of the list after {@code after} (null: the first), from its partitions' index stores. */
+    public static Pages.Answer listPage(List<ReadOnlyKeyValueStore<String, byte[]>> stores,
+                                       OrderQueries.ListQuery query, Pages.Position after) {
+        OrderIndexReads.Page page = OrderIndexReads.page(stores, query,
+                after == null ? null : new OrderIndexReads.Position(after.number(), after.id()));
+        return new Pages.Answer(page.rows(),
+                page.next() == null ? null : new Pages.Position(page.next().time(), page.next().id()));
     }
 
     /**
@@ -198,17 +210,13 @@ public class OrderQueryRouter {
 
     /**
      * Orders by status over every instance's index, with the list's filters but its status:
-     * {@code {counts: {<status>: n}, total: n}}, every status present (zero when none).
+     * {@code {counts: {<status>: n}, total: n}}, every status present (zero when none). Without {@code q} or a
+     * creation range they are the counters the index keeps; otherwise counted from the index (see
+     * {@link OrderIndexReads#counts}).
      */
     public Mono<ResponseEntity<byte[]>> counts(OrderQueries.ListQuery query, boolean local) {
         KafkaStreams streams = orderStreams.streams().orElse(null);
         if (streams == null || !streams.state().isRunningOrRebalancing()) {
-            return Mono.just(unavailable());
-        }
-        Map<String, Long> mine;
-        try {
-            mine = statusCounts(this.<OrderIndexRow>store(streams, OrderAgent.INDEX), query);
-        } catch (InvalidStateStoreException e) {
             return Mono.just(unavailable());
         }
         Function<UriBuilder, URI> peerUri = b -> {
@@ -219,43 +227,35 @@ public class OrderQueryRouter {
             values.keySet().forEach(name -> b.queryParam(name, "{" + name + "}"));
             return b.build(values);
         };
-        return Flux.fromIterable(local ? List.of() : peers(streams))
+        Mono<JsonNode> mine = Mono.fromCallable(() -> (JsonNode) OrderIndexReads.counts(
+                partitions(streams, OrderAgent.INDEX), query)).subscribeOn(READS);
+        Flux<JsonNode> theirs = Flux.fromIterable(local ? List.of() : peers(streams))
                 .flatMap(peer -> http.get().uri(peerUri.andThen(uri -> at(peer, uri)))
                         .retrieve().bodyToMono(byte[].class).timeout(PEER_TIMEOUT)
-                        .map(body -> Json.MAPPER.readTree(body).path("counts")))
-                .collectList()
+                        .map(Json.MAPPER::readTree));
+        return Flux.concat(mine, theirs).collectList()
                 .map(answers -> {
-                    Map<String, Long> all = new LinkedHashMap<>(mine);
-                    answers.forEach(counts -> counts.properties().forEach(e ->
-                            all.merge(e.getKey(), e.getValue().asLong(), Long::sum)));
+                    Map<String, Long> all = new LinkedHashMap<>();
+                    boolean partial = false;
+                    for (JsonNode answer : answers) {
+                        answer.path("counts").properties().forEach(e ->
+                                all.merge(e.getKey(), e.getValue().asLong(), Long::sum));
+                        partial |= answer.path("partial").asBoolean(false);
+                    }
                     ObjectNode body = Json.object();
                     ObjectNode counts = body.putObject("counts");
                     all.forEach(counts::put);
                     body.put("total", all.values().stream().mapToLong(Long::longValue).sum());
+                    if (partial) {
+                        body.put("partial", true);
+                    }
                     return json(HttpStatus.OK, body);
                 })
+                .onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()))
                 .onErrorResume(e -> {
-                    log.warn("Could not gather the counts from the other instances", e);
+                    log.warn("Could not gather the counts", e);
                     return Mono.just(unavailable());
                 });
-    }
-
-    /** This instance's index rows by status, every status present, with the filters of the query but its status. */
-    public static Map<String, Long> statusCounts(ReadOnlyKeyValueStore<String, OrderIndexRow> store,
-                                                 OrderQueries.ListQuery query) {
-        Map<String, Long> counts = new LinkedHashMap<>();
-        for (OrderStatus status : OrderStatus.values()) {
-            counts.put(status.wire(), 0L);
-        }
-        try (KeyValueIterator<String, OrderIndexRow> it = store.all()) {
-            it.forEachRemaining(kv -> {
-                OrderIndexRow row = kv.value;
-                if (OrderIndex.matches(row, query.type(), null, query.q(), query.since(), query.until())) {
-                    counts.merge(row.status().wire(), 1L, Long::sum);
-                }
-            });
-        }
-        return counts;
     }
 
     /**
@@ -264,16 +264,14 @@ public class OrderQueryRouter {
      */
     public Mono<ResponseEntity<byte[]>> approvals(String status, String assignee, String cursor, boolean local) {
         String wanted = status == null || status.isBlank() ? "all" : status;
+        Pages.Position after;
         try {
-            if (cursor != null) {
-                Pages.position(APPROVALS_BY_DEADLINE, cursor);
-            }
+            after = cursor == null ? null : Pages.position(APPROVALS_BY_DEADLINE, cursor);
         } catch (Pages.BadCursor e) {
             return Mono.just(json(HttpStatus.BAD_REQUEST, error(e.getMessage())));
         }
-        return gatherPages(OrderQueries.APPROVAL_ROWS, APPROVALS_BY_DEADLINE, cursor, OrderQueries.APPROVALS_PAGE,
-                local,
-                streams -> approvalRows(this.<ApprovalRow>store(streams, OrderAgent.APPROVALS), wanted, assignee),
+        return gatherPages(OrderQueries.APPROVAL_ROWS, APPROVALS_BY_DEADLINE, OrderQueries.APPROVALS_PAGE, local,
+                streams -> inboxPage(partitions(streams, OrderAgent.APPROVALS), wanted, assignee, after),
                 b -> {
                     b.path(OrderQueries.APPROVALS).queryParam(OrderQueries.LOCAL, true)
                             .queryParam(OrderQueries.STATUS, "{status}");
@@ -291,6 +289,16 @@ public class OrderQueryRouter {
                 });
     }
 
+    /** This instance's page of the approvals inbox after {@code after} (null: the first). */
+    public static Pages.Answer inboxPage(List<ReadOnlyKeyValueStore<String, byte[]>> stores, String status,
+                                         String assignee, Pages.Position after) {
+        ApprovalIndex.Page page = ApprovalIndex.page(stores, status, assignee,
+                after == null ? null : new ApprovalIndex.Position(after.number(), after.id()),
+                OrderQueries.APPROVALS_PAGE);
+        return new Pages.Answer(page.rows(),
+                page.next() == null ? null : new Pages.Position(page.next().deadline(), page.next().key()));
+    }
+
     /** Approval rows by deadline, soonest first; a row without one (stored before deadlines were kept) last. */
     public static final Pages.Order APPROVALS_BY_DEADLINE = new Pages.Order("deadline",
             row -> row.hasNonNull("deadline") ? row.get("deadline").asLong() : Long.MAX_VALUE, false,
@@ -304,21 +312,47 @@ public class OrderQueryRouter {
     }
 
     /**
-     * One page from every instance: this one's rows and each other's page ({@code local=true}), merged by
-     * {@link Pages#page}. A peer that had more rows than it sent makes a next page.
+     * One page from every instance: this one's page, read off the event loop, and each other's ({@code local=true}),
+     * merged by {@link Pages#merge}. 503 while the stores cannot be queried or an instance does not answer.
      */
-    private Mono<ResponseEntity<byte[]>> gatherPages(String field, Pages.Order order, String cursor, int limit,
-                                                     boolean local, Function<KafkaStreams, List<JsonNode>> localRows,
+    private Mono<ResponseEntity<byte[]>> gatherPages(String field, Pages.Order order, int limit, boolean local,
+                                                     Function<KafkaStreams, Pages.Answer> localPage,
                                                      Function<UriBuilder, URI> peerUri) {
-        return gatherAnswers(field, local, localRows, peerUri, (mine, answers) -> {
-            List<JsonNode> all = new ArrayList<>(mine);
-            boolean more = false;
-            for (JsonNode answer : answers) {
-                answer.path(field).forEach(all::add);
-                more |= answer.hasNonNull(OrderQueries.NEXT);
-            }
-            return Pages.page(field, all, order, cursor, limit, more);
-        });
+        KafkaStreams streams = orderStreams.streams().orElse(null);
+        if (streams == null || !streams.state().isRunningOrRebalancing()) {
+            return Mono.just(unavailable());
+        }
+        Mono<Pages.Answer> mine = Mono.fromCallable(() -> localPage.apply(streams)).subscribeOn(READS);
+        Flux<Pages.Answer> theirs = Flux.fromIterable(local ? List.of() : peers(streams))
+                .flatMap(peer -> http.get().uri(peerUri.andThen(uri -> at(peer, uri)))
+                        .retrieve().bodyToMono(byte[].class).timeout(PEER_TIMEOUT)
+                        .map(body -> answer(field, order, Json.MAPPER.readTree(body))));
+        return Flux.concat(mine, theirs).collectList()
+                .map(answers -> json(HttpStatus.OK, Pages.merge(field, answers, order, limit)))
+                .onErrorResume(InvalidStateStoreException.class, e -> {
+                    log.info("Stores not queryable yet: {}", e.getMessage());
+                    return Mono.just(unavailable());
+                })
+                .onErrorResume(e -> {
+                    log.warn("Could not gather {} from the other instances", field, e);
+                    return Mono.just(unavailable());
+                });
+    }
+
+    /** Another instance's page as it answered it. */
+    private static Pages.Answer answer(String field, Pages.Order order, JsonNode body) {
+        List<JsonNode> rows = new ArrayList<>();
+        body.path(field).forEach(rows::add);
+        String next = body.path(OrderQueries.NEXT).asString(null);
+        return new Pages.Answer(rows, next == null ? null : Pages.position(order, next));
+    }
+
+    /** The stores of {@code name} of this instance's active tasks, one per partition. */
+    private List<ReadOnlyKeyValueStore<String, byte[]>> partitions(KafkaStreams streams, String name) {
+        List<ReadOnlyKeyValueStore<String, byte[]>> stores = new ArrayList<>();
+        streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task ->
+                stores.add(this.<byte[]>store(streams, name, task.taskId().partition()))));
+        return stores;
     }
 
     /** Every instance's rows of {@code field}: this one's and each other's ({@code local=true}), newest first. */
@@ -366,35 +400,6 @@ public class OrderQueryRouter {
     private List<HostInfo> peers(KafkaStreams streams) {
         return streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
                 .filter(host -> !host.equals(orderStreams.self())).distinct().toList();
-    }
-
-    /** This instance's part of the list: index rows passing the filters, in store order (newest first). */
-    public static List<JsonNode> indexRows(ReadOnlyKeyValueStore<String, OrderIndexRow> store, String type,
-                                           String status, String q) {
-        return indexRows(store, OrderQueries.ListQuery.of(type, status, q));
-    }
-
-    /** This instance's index rows passing the query's filters, as the list shows them (without the search text). */
-    public static List<JsonNode> indexRows(ReadOnlyKeyValueStore<String, OrderIndexRow> store,
-                                           OrderQueries.ListQuery query) {
-        List<JsonNode> rows = rows(store, row -> OrderIndex.matches(row, query.type(), query.status(), query.q(),
-                query.since(), query.until()));
-        rows.forEach(row -> ((ObjectNode) row).remove(OrderIndexRow.SEARCH));
-        return rows;
-    }
-
-    /** This instance's part of the approvals inbox: rows with the status; {@code all}, null or blank for every row. */
-    public static List<JsonNode> approvalRows(ReadOnlyKeyValueStore<String, ApprovalRow> store, String status) {
-        return approvalRows(store, status, null);
-    }
-
-    /** Rows with the status ({@code all}, null or blank for every row) for the assignee (null or blank: anyone). */
-    public static List<JsonNode> approvalRows(ReadOnlyKeyValueStore<String, ApprovalRow> store, String status,
-                                              String assignee) {
-        String wanted = status == null || status.isBlank() ? "all" : status;
-        boolean anyone = assignee == null || assignee.isBlank();
-        return rows(store, row -> ("all".equals(wanted) || wanted.equals(row.status()))
-                && (anyone || assignee.trim().equalsIgnoreCase(row.assignee())));
     }
 
     /** The answer body {@code { <field>: [...] }}: every instance's rows merged newest first, at most {@code limit}. */

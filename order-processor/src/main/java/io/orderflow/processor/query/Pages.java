@@ -30,6 +30,19 @@ public final class Pages {
             return (descending ? byNumber.reversed() : byNumber).thenComparing(id);
         }
 
+        /** Which of two positions comes first: negative when {@code a} does. */
+        int compare(Position a, Position b) {
+            int byNumber = Long.compare(a.number(), b.number());
+            if (descending) {
+                byNumber = -byNumber;
+            }
+            return byNumber != 0 ? byNumber : a.id().compareTo(b.id());
+        }
+
+        Position position(JsonNode row) {
+            return new Position(number.applyAsLong(row), id.apply(row));
+        }
+
         int compare(JsonNode row, Position position) {
             int byNumber = Long.compare(number.applyAsLong(row), position.number());
             if (descending) {
@@ -57,7 +70,49 @@ public final class Pages {
     public record Position(long number, String id) {
     }
 
+    /**
+     * One instance's answer to a page: its rows (at most the page's limit) and, when it has more, the position it
+     * stopped at: the last row it sent, or the last it examined when it stopped short of a full page.
+     */
+    public record Answer(List<JsonNode> rows, Position next) {
+    }
+
     private Pages() {
+    }
+
+    /** A cursor naming a position of this order. */
+    public static String cursor(Order order, Position position) {
+        String raw = order.name() + ":" + position.number() + ":" + position.id();
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * One page from the answers of every instance: {@code {<field>: [at most limit rows], next?}}. Every instance
+     * has seen all its rows up to where it stopped, so the page keeps only rows up to the earliest such position (the
+     * frontier) and, when it has fewer than {@code limit}, goes on from the frontier next time; no row is skipped
+     * and none is shown twice.
+     */
+    public static ObjectNode merge(String field, List<Answer> answers, Order order, int limit) {
+        Position frontier = null;
+        List<JsonNode> rows = new ArrayList<>();
+        for (Answer answer : answers) {
+            rows.addAll(answer.rows());
+            if (answer.next() != null && (frontier == null || order.compare(answer.next(), frontier) < 0)) {
+                frontier = answer.next();
+            }
+        }
+        Position stop = frontier;
+        List<JsonNode> kept = rows.stream().filter(row -> stop == null || order.compare(row, stop) <= 0)
+                .sorted(order.comparator()).toList();
+        ObjectNode body = Json.object();
+        ArrayNode out = body.putArray(field);
+        kept.stream().limit(Math.max(0, limit)).forEach(out::add);
+        if (limit > 0 && kept.size() > limit) {
+            body.put(OrderQueries.NEXT, cursor(order, order.position(kept.get(limit - 1))));
+        } else if (frontier != null) {
+            body.put(OrderQueries.NEXT, cursor(order, frontier));
+        }
+        return body;
     }
 
     public static String cursor(Order order, JsonNode lastRow) {
@@ -77,30 +132,5 @@ public final class Pages {
         } catch (IllegalArgumentException e) {
             throw e instanceof BadCursor bad ? bad : new BadCursor();
         }
-    }
-
-    /**
-     * The page after {@code cursor} (from the start when null): {@code {<field>: [at most limit rows], next?}}.
-     * {@code moreElsewhere} says that an instance had rows beyond the ones it sent, so a next page exists even when
-     * the rows here fit.
-     */
-    public static ObjectNode page(String field, List<JsonNode> rows, Order order, String cursor, int limit,
-                                  boolean moreElsewhere) {
-        Position after = cursor == null || cursor.isBlank() ? null : position(order, cursor);
-        List<JsonNode> sorted = new ArrayList<>();
-        for (JsonNode row : rows) {
-            if (after == null || order.compare(row, after) > 0) {
-                sorted.add(row);
-            }
-        }
-        sorted.sort(order.comparator());
-        int size = Math.max(0, limit);
-        ObjectNode body = Json.object();
-        ArrayNode out = body.putArray(field);
-        sorted.stream().limit(size).forEach(out::add);
-        if (size > 0 && (sorted.size() > size || moreElsewhere && sorted.size() >= size)) {
-            body.put(OrderQueries.NEXT, cursor(order, sorted.get(size - 1)));
-        }
-        return body;
     }
 }

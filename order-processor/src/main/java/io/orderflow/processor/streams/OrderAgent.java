@@ -1,7 +1,9 @@
 package io.orderflow.processor.streams;
 
 import io.orderflow.kafka.tracing.TraceHeaders;
+import io.orderflow.processor.approvals.ApprovalIndex;
 import io.orderflow.processor.approvals.ApprovalRow;
+import io.orderflow.processor.index.IndexedStore;
 import io.orderflow.processor.index.OrderIndex;
 import io.orderflow.processor.order.Decision;
 import io.orderflow.processor.order.Effect;
@@ -16,7 +18,6 @@ import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.model.Incident;
-import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.reports.RunReport;
 import org.apache.kafka.common.header.Headers;
@@ -127,10 +128,10 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         return Set.of(
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ORDERS), Serdes.String(),
                         Serdes.ByteArray()),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INDEX), Serdes.String(),
-                        JsonSerde.of(OrderIndexRow.class)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(APPROVALS), Serdes.String(),
-                        JsonSerde.of(ApprovalRow.class)),
+                Stores.keyValueStoreBuilder(IndexedStore.persistent(INDEX, OrderIndex.INDEXER), Serdes.String(),
+                        Serdes.ByteArray()),
+                Stores.keyValueStoreBuilder(IndexedStore.persistent(APPROVALS, ApprovalIndex.INDEXER),
+                        Serdes.String(), Serdes.ByteArray()),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DUE), Serdes.String(),
                         JsonSerde.of(Due.class)),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INCIDENTS), Serdes.String(),
@@ -150,8 +151,10 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private KeyValueStore<String, byte[]> orders;
         private int partition;
         private LiveOrders.Partition latest;
-        private KeyValueStore<String, OrderIndexRow> index;
-        private KeyValueStore<String, ApprovalRow> approvals;
+        /** The order index's rows ({@link OrderIndex}), with its list, search and count keys beside them. */
+        private KeyValueStore<String, byte[]> index;
+        /** The approval rows ({@link ApprovalIndex}), with the inbox's keys beside them. */
+        private KeyValueStore<String, byte[]> approvals;
         private KeyValueStore<String, Due> due;
         private KeyValueStore<String, Incident> incidents;
         private KeyValueStore<String, String> documents;
@@ -425,7 +428,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 if (awaitsReport(after)) {
                     written.put(orderId, after);
                 }
-                index.put(OrderIndex.key(after), OrderIndex.rowOf(after));
+                index.put(OrderIndex.key(after), OrderIndex.write(OrderIndex.rowOf(after)));
                 if (log.isDebugEnabled() && (before == null || before.status() != after.status())) {
                     log.debug("Order {} is {} (version {})", orderId, after.status(), after.version());
                 }
@@ -441,12 +444,14 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             switch (effect) {
                 case Effect.SendTask send -> context.forward(caused(orderId, send.task(), now), TASKS);
                 case Effect.PublishEvent publish -> context.forward(caused(orderId, publish.event(), now), EVENTS);
-                case Effect.OpenApproval open -> approvals.put(ApprovalRow.key(orderId, open.row().nodeId()), open.row());
+                case Effect.OpenApproval open -> approvals.put(ApprovalRow.key(orderId, open.row().nodeId()),
+                        ApprovalIndex.write(open.row()));
                 case Effect.CloseApproval close -> {
                     String key = ApprovalRow.key(orderId, close.nodeId());
-                    ApprovalRow row = approvals.get(key);
+                    ApprovalRow row = ApprovalIndex.read(approvals.get(key));
                     if (row != null && ApprovalRow.PENDING.equals(row.status())) {
-                        approvals.put(key, row.close(close.status(), close.decidedAt(), close.decidedBy(), close.note()));
+                        approvals.put(key, ApprovalIndex.write(row.close(close.status(), close.decidedAt(),
+                                close.decidedBy(), close.note())));
                     }
                 }
                 case Effect.ScheduleDeadline schedule -> {

@@ -6,7 +6,6 @@ import io.orderflow.schemas.model.OrderType;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -80,14 +79,23 @@ class OrderIndexTest {
         assertThat(keys).containsExactly(OrderIndex.key(9_999_999_999_999L, "ord_b"),
                 OrderIndex.key(2_000L, "ord_d"), OrderIndex.key(2_000L, "ord_z"),
                 OrderIndex.key(1_000L, "ord_a"), OrderIndex.key(0L, "ord_c"));
+    }
 
-        // and the comparator used to merge rows from several instances agrees with the key order
-        List<OrderIndexRow> rows = Stream.of(row("ord_a", null, OrderStatus.QUEUED, null, null, 1_000),
-                        row("ord_z", null, OrderStatus.QUEUED, null, null, 2_000),
-                        row("ord_d", null, OrderStatus.QUEUED, null, null, 2_000))
-                .sorted(OrderIndex.NEWEST_FIRST).toList();
-        assertThat(rows).extracting(OrderIndexRow::id).containsExactly("ord_d", "ord_z", "ord_a");
-        assertThat(rows).isSortedAccordingTo(Comparator.comparing(r -> OrderIndex.key(r.createdAt(), r.id())));
+    @Test
+    void aRowIsListedInEachOfItsScopesCountedOnceAndFoundByTheBeginningsOfItsWords() {
+        String key = OrderIndex.key(B2B.createdAt(), B2B.id());
+        IndexedStore.Derived derived = OrderIndex.derived(key, B2B);
+
+        assertThat(derived.entries()).containsKeys(
+                "~c|*|" + key, "~c|s=waiting|" + key, "~c|t=b2b_order|" + key, "~c|t=b2b_order&s=waiting|" + key,
+                "~w|ord|" + key, "~w|ord_7kx|" + key, "~w|7kx|" + key, "~w|wholesa|" + key.replace("wholesa", ""),
+                "~w|acme_gm|" + key, "~w|gmbh|" + key);
+        assertThat(derived.entries()).as("prefixes are kept up to 8 characters")
+                .containsKey("~w|wholesal|" + key).doesNotContainKey("~w|wholesale|" + key)
+                .as("and from 3").doesNotContainKey("~w|wh|" + key);
+        assertThat(derived.counters()).containsExactlyInAnyOrder("~n|*|waiting", "~n|b2b_order|waiting");
+        assertThat(derived.entries().keySet()).allMatch(entry -> !OrderIndex.isRow(entry));
+        assertThat(OrderIndex.isRow(key)).isTrue();
     }
 
     private static OrderIndexRow row(String id, OrderType type, OrderStatus status, String title, String customerId,

@@ -25,6 +25,9 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import io.orderflow.processor.approvals.ApprovalIndex;
+import io.orderflow.processor.index.OrderIndex;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -170,13 +173,31 @@ final class AgentDriver implements AutoCloseable {
 
     /** The order's row in the index store, as the list reads it. */
     OrderIndexRow indexRow(String orderId) {
-        return this.<OrderIndexRow>storeValues(OrderAgent.INDEX).stream()
-                .filter(row -> row.id().equals(orderId)).findFirst().orElseThrow();
+        return indexRows().stream().filter(row -> row.id().equals(orderId)).findFirst().orElseThrow();
+    }
+
+    /** Every row of the index store (not the list and search keys beside them). */
+    List<OrderIndexRow> indexRows() {
+        KeyValueStore<String, byte[]> store = driver.getKeyValueStore(OrderAgent.INDEX);
+        List<OrderIndexRow> rows = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = store.all()) {
+            it.forEachRemaining(kv -> {
+                if (OrderIndex.isRow(kv.key)) {
+                    rows.add(OrderIndex.read(kv.value));
+                }
+            });
+        }
+        return rows;
     }
 
     ApprovalRow approval(String orderId, String nodeId) {
-        KeyValueStore<String, ApprovalRow> store = driver.getKeyValueStore(OrderAgent.APPROVALS);
-        return store.get(ApprovalRow.key(orderId, nodeId));
+        KeyValueStore<String, byte[]> store = driver.getKeyValueStore(OrderAgent.APPROVALS);
+        return ApprovalIndex.read(store.get(ApprovalRow.key(orderId, nodeId)));
+    }
+
+    /** The agent's store of {@code name} as the queries read it: one partition's. */
+    List<ReadOnlyKeyValueStore<String, byte[]>> partitions(String name) {
+        return List.of(driver.<String, byte[]>getKeyValueStore(name));
     }
 
     /** A store of the agent, read the way the internal query API reads it. */

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The approvals inbox by status, read with the code the internal {@code GET /internal/approvals} runs
- * ({@link OrderQueryRouter#approvalRows}, merged newest first by {@link OrderQueryRouter#merged}).
+ * ({@link OrderQueryRouter#inboxPage}, merged by {@link Pages#merge}).
  */
 class ApprovalsInboxTest {
 
@@ -59,12 +59,13 @@ class ApprovalsInboxTest {
     }
 
     @Test
-    void allAnswersEveryRowNewestFirstIncludingCancelledOnes() {
-        List<String> newestFirst = List.of("ord_cancelled", "ord_approved", "ord_pending", "ord_escalated",
-                "ord_rejected");
+    void allAnswersEveryRowSoonestDeadlineFirstIncludingClosedOnes() {
+        // ord_escalated's deadline was two (scaled) minutes, the others' 30, opened one second apart
+        List<String> soonestFirst = List.of("ord_escalated", "ord_rejected", "ord_pending", "ord_approved",
+                "ord_cancelled");
 
-        assertThat(orderIds(inbox("all"))).containsExactlyElementsOf(newestFirst);
-        assertThat(orderIds(inbox(null))).as("no status means all").containsExactlyElementsOf(newestFirst);
+        assertThat(orderIds(inbox("all"))).containsExactlyElementsOf(soonestFirst);
+        assertThat(orderIds(inbox(null))).as("no status means all").containsExactlyElementsOf(soonestFirst);
         assertThat(orderIds(inbox("cancelled"))).containsExactly("ord_cancelled");
     }
 
@@ -93,9 +94,7 @@ class ApprovalsInboxTest {
         open("ord_sooner", TWO_DAYS);
 
         // when the pending inbox is read for the manager, in any case
-        KeyValueStore<String, ApprovalRow> approvals = agent.store(OrderAgent.APPROVALS);
-        JsonNode page = Pages.page("approvals", OrderQueryRouter.approvalRows(approvals, "pending", "MANAGER"),
-                OrderQueryRouter.APPROVALS_BY_DEADLINE, null, 100, false);
+        JsonNode page = inbox("pending", "MANAGER");
 
         // then the one due soonest comes first, each with its deadline, order title and currency
         List<JsonNode> rows = new ArrayList<>();
@@ -106,7 +105,7 @@ class ApprovalsInboxTest {
         assertThat(rows.getFirst().get("currency").asString()).isEqualTo("USD");
         assertThat(page.has("next")).isFalse();
         // and nobody else's approvals answer for another assignee
-        assertThat(OrderQueryRouter.approvalRows(approvals, "pending", "finance")).isEmpty();
+        assertThat(inbox("pending", "finance").get("approvals")).isEmpty();
     }
 
     private void open(String orderId, long timeoutMs) {
@@ -116,11 +115,15 @@ class ApprovalsInboxTest {
     }
 
     private List<JsonNode> inbox(String status) {
-        KeyValueStore<String, ApprovalRow> approvals = agent.store(OrderAgent.APPROVALS);
         List<JsonNode> rows = new ArrayList<>();
-        OrderQueryRouter.merged("approvals", OrderQueryRouter.approvalRows(approvals, status), Integer.MAX_VALUE)
-                .get("approvals").forEach(rows::add);
+        inbox(status, null).get("approvals").forEach(rows::add);
         return rows;
+    }
+
+    /** A page of the inbox as the internal query API answers it. */
+    private JsonNode inbox(String status, String assignee) {
+        return Pages.merge("approvals", List.of(OrderQueryRouter.inboxPage(agent.partitions(OrderAgent.APPROVALS),
+                status, assignee, null)), OrderQueryRouter.APPROVALS_BY_DEADLINE, 100);
     }
 
     private static List<String> orderIds(List<JsonNode> rows) {

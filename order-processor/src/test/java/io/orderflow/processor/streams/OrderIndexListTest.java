@@ -1,5 +1,6 @@
 package io.orderflow.processor.streams;
 
+import io.orderflow.processor.index.OrderIndexReads;
 import io.orderflow.processor.query.OrderQueryRouter;
 import io.orderflow.processor.query.Pages;
 import io.orderflow.schemas.commands.OrderCommand;
@@ -8,7 +9,6 @@ import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.query.OrderQueries;
 import io.orderflow.schemas.reports.RunReport;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -16,7 +16,6 @@ import tools.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.IntStream;
 
 import static io.orderflow.processor.streams.Fixtures.ORDER;
@@ -28,9 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The order index as the list endpoint reads it: this instance's rows from the index store, filtered and merged by
- * the same code the internal {@code GET /internal/orders} runs ({@link OrderQueryRouter#indexRows},
- * {@link OrderQueryRouter#merged}).
+ * The order index as the list endpoint reads it: this instance's page from the index store and the keys beside its
+ * rows, merged by the same code the internal {@code GET /internal/orders} runs ({@link OrderQueryRouter#listPage},
+ * {@link Pages#merge}).
  */
 class OrderIndexListTest {
 
@@ -104,12 +103,9 @@ class OrderIndexListTest {
         agent.command(new OrderCommand.CancelOrder("ord_b", null));
 
         // then the store answers newest first (a change does not move a row), equal start times by id
-        List<JsonNode> rows = OrderQueryRouter.indexRows(index(), null, null, null);
+        List<JsonNode> rows = rows(list(OrderQueries.ListQuery.of(null, null, null)));
         assertThat(ids(rows)).containsExactly("ord_c", "ord_d", "ord_a", "ord_b");
         assertThat(rows.getLast().get("status").asString()).isEqualTo("cancelled");
-        // and merging (as the scatter-gather does) keeps that order
-        assertThat(ids(OrderQueryRouter.merged("orders", rows, 200).get("orders")))
-                .containsExactly("ord_c", "ord_d", "ord_a", "ord_b");
     }
 
     @Test
@@ -122,12 +118,12 @@ class OrderIndexListTest {
                 Json.object(), "fp-b2b", true));
 
         // when / then
-        assertThat(ids(OrderQueryRouter.indexRows(index(), "b2b_order", null, null))).containsExactly("ord_b2b");
-        assertThat(ids(OrderQueryRouter.indexRows(index(), null, "cancelled", null))).containsExactly("ord_shop");
-        assertThat(ids(OrderQueryRouter.indexRows(index(), null, "queued", "ACME"))).containsExactly("ord_b2b");
-        assertThat(ids(OrderQueryRouter.indexRows(index(), "storefront_order", "queued", null))).isEmpty();
-        assertThat(ids(OrderQueryRouter.indexRows(index(), null, null, null)))
-                .containsExactlyInAnyOrder("ord_shop", "ord_b2b");
+        assertThat(ids(listed("b2b_order", null, null))).containsExactly("ord_b2b");
+        assertThat(ids(listed(null, "cancelled", null))).containsExactly("ord_shop");
+        assertThat(ids(listed(null, "queued", "ACME"))).containsExactly("ord_b2b");
+        assertThat(ids(listed("b2b_order", "queued", "acme_gmbh"))).containsExactly("ord_b2b");
+        assertThat(ids(listed("storefront_order", "queued", null))).isEmpty();
+        assertThat(ids(listed(null, null, null))).containsExactlyInAnyOrder("ord_shop", "ord_b2b");
     }
 
     @Test
@@ -142,8 +138,7 @@ class OrderIndexListTest {
         });
 
         // when the list is asked for
-        JsonNode rows = OrderQueryRouter.merged("orders", OrderQueryRouter.indexRows(index(), null, null, null), 200)
-                .get("orders");
+        JsonNode rows = list(OrderQueries.ListQuery.of(null, null, null)).get("orders");
 
         // then it answers the 200 newest, newest first; the five oldest are left out
         assertThat(rows).hasSize(200);
@@ -152,51 +147,199 @@ class OrderIndexListTest {
     }
 
     @Test
-    void pastThe200NewestTheCursorPagesThroughEveryOrderAndTheCountsCoverThemAll() {
-        // given 260 orders started one millisecond apart, every tenth one cancelled
-        List<String> started = new ArrayList<>();
-        IntStream.range(0, 260).forEach(i -> {
-            String id = "ord_%03d".formatted(i);
-            agent.command(start(id));
-            if (i % 10 == 0) {
+    void pastThe200NewestTheCursorPagesThroughEveryOrderOfTwoInstancesAndTheCountsCoverThemAll() {
+        // given 260 orders started one millisecond apart on two instances, every other one on each, every tenth
+        // cancelled
+        AgentDriver other = new AgentDriver();
+        try {
+            List<String> started = new ArrayList<>();
+            IntStream.range(0, 260).forEach(i -> {
+                String id = "ord_%03d".formatted(i);
+                AgentDriver owner = i % 2 == 0 ? agent : other;
+                owner.command(start(id));
+                if (i % 10 == 0) {
+                    owner.command(new OrderCommand.CancelOrder(id, null));
+                }
+                started.add(id);
+                agent.advance(Duration.ofMillis(1));
+                other.advance(Duration.ofMillis(1));
+            });
+
+            // when the list is read 200 rows at a time, each instance sending its own page past the cursor
+            List<String> seen = new ArrayList<>();
+            String cursor = null;
+            int pages = 0;
+            do {
+                OrderQueries.ListQuery query = new OrderQueries.ListQuery(null, null, null, null, null, null, cursor,
+                        200);
+                JsonNode page = Pages.merge("orders", List.of(answer(agent, query), answer(other, query)),
+                        Pages.CREATED, 200);
+                seen.addAll(ids(page.get("orders")));
+                cursor = page.has("next") ? page.get("next").asString() : null;
+                pages++;
+            } while (cursor != null);
+
+            // then the first page is the 200 newest, and the pages together hold every order once, newest first
+            assertThat(pages).isEqualTo(2);
+            assertThat(seen).hasSize(260).doesNotHaveDuplicates().containsExactlyElementsOf(started.reversed());
+            // and the counts are of the whole index, not of a page: the counters of both instances
+            JsonNode mine = OrderIndexReads.counts(agent.partitions(OrderAgent.INDEX),
+                    OrderQueries.ListQuery.of(null, null, null));
+            JsonNode theirs = OrderIndexReads.counts(other.partitions(OrderAgent.INDEX),
+                    OrderQueries.ListQuery.of(null, null, null));
+            assertThat(mine.get("counts").get("cancelled").asLong() + theirs.get("counts").get("cancelled").asLong())
+                    .isEqualTo(26);
+            assertThat(mine.get("counts").get("queued").asLong() + theirs.get("counts").get("queued").asLong())
+                    .isEqualTo(234);
+            assertThat(mine.get("counts").get("completed").asLong()).isZero();
+            assertThat(mine.get("total").asLong() + theirs.get("total").asLong()).isEqualTo(260);
+        } finally {
+            other.close();
+        }
+    }
+
+    @Test
+    void countsFollowEveryChangeAndMatchTheListUnderEachFilter() {
+        // given orders of two types, some cancelled, started a second apart
+        long first = agent.now();
+        for (int i = 0; i < 12; i++) {
+            String id = "ord_c%02d".formatted(i);
+            if (i % 3 == 0) {
+                agent.command(new OrderCommand.StartOrder(id, Fixtures.FLOW, Json.MAPPER.readTree("""
+                        {"type":"b2b_order","customerId":"acme_%d","currency":"EUR","lines":[]}""".formatted(i % 2)),
+                        Json.object(), "fp-" + id, true));
+            } else {
+                agent.command(start(id));
+            }
+            if (i % 4 == 0) {
                 agent.command(new OrderCommand.CancelOrder(id, null));
             }
-            started.add(id);
-            agent.advance(Duration.ofMillis(1));
-        });
-        List<JsonNode> all = OrderQueryRouter.indexRows(index(), OrderQueries.ListQuery.of(null, null, null));
-        // two instances, each holding every other order
-        List<JsonNode> even = new ArrayList<>();
-        List<JsonNode> odd = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-            (i % 2 == 0 ? even : odd).add(all.get(i));
+            agent.advance(Duration.ofSeconds(1));
         }
 
-        // when the list is read 200 rows at a time, each instance sending its own page past the cursor
+        // when / then: every count equals the number of rows the list finds with the same filters
+        List<OrderQueries.ListQuery> filters = List.of(
+                OrderQueries.ListQuery.of(null, null, null),
+                OrderQueries.ListQuery.of("b2b_order", null, null),
+                OrderQueries.ListQuery.of(null, null, "acme_1"),
+                new OrderQueries.ListQuery(null, null, null, first + 3_000, first + 8_000, null, null, 200),
+                new OrderQueries.ListQuery("storefront_order", null, "cus", first + 2_000, null, null, null, 200));
+        for (OrderQueries.ListQuery filter : filters) {
+            JsonNode counts = OrderIndexReads.counts(agent.partitions(OrderAgent.INDEX), filter);
+            for (String status : List.of("queued", "cancelled", "completed")) {
+                OrderQueries.ListQuery withStatus = new OrderQueries.ListQuery(filter.type(), status, filter.q(),
+                        filter.since(), filter.until(), null, null, 200);
+                assertThat(counts.get("counts").get(status).asLong()).as("%s %s", status, filter)
+                        .isEqualTo(rows(list(withStatus)).size());
+            }
+            assertThat(counts.get("total").asLong()).as("total %s", filter)
+                    .isEqualTo(rows(list(filter)).size());
+        }
+        assertThat(OrderIndexReads.counts(agent.partitions(OrderAgent.INDEX), filters.get(1)).get("counts")
+                .get("cancelled").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void aSearchFindsWordsAndTheirBeginningsAcrossIdTitleCustomerSkuAndName() {
+        // given orders for two customers, one with a named customer and lines
+        agent.command(start("ord_one"));
+        agent.command(new OrderCommand.StartOrder("ord_two", Fixtures.FLOW, Json.MAPPER.readTree("""
+                {"type":"b2b_order","customerId":"cus_nordwind-7","meta":{"customerName":"Jane Doe"},"currency":"EUR",
+                 "lines":[{"sku":"CHAIR-ERGO-42","name":"Ergonomic chair","qty":2,"price":100}]}"""),
+                Json.object(), "fp-two", true));
+
+        // when / then: a word or the beginning of one, in any case, in any of the row's texts
+        assertThat(ids(listed(null, null, "ord_two"))).containsExactly("ord_two");
+        assertThat(ids(listed(null, null, "JAN"))).containsExactly("ord_two");
+        assertThat(ids(listed(null, null, "storef"))).as("the title").containsExactlyInAnyOrder("ord_one", "ord_two");
+        assertThat(ids(listed(null, null, "nordwind"))).containsExactly("ord_two");
+        assertThat(ids(listed(null, null, "cus_nordwind-7"))).containsExactly("ord_two");
+        assertThat(ids(listed(null, null, "chair-ergo"))).containsExactly("ord_two");
+        assertThat(ids(listed(null, null, "ergonomic"))).containsExactly("ord_two");
+        assertThat(ids(listed(null, null, "jane doe"))).containsExactly("ord_two");
+        assertThat(ids(listed(null, null, "cus_42"))).containsExactly("ord_one");
+        assertThat(ids(listed(null, null, "cus"))).containsExactlyInAnyOrder("ord_one", "ord_two");
+        // every word must be found, and a word is matched from its start
+        assertThat(ids(listed(null, null, "jane smith"))).isEmpty();
+        assertThat(ids(listed(null, null, "rgonomic"))).isEmpty();
+        // a word longer than the indexed prefix is still compared whole
+        assertThat(ids(listed(null, null, "ergonomically"))).isEmpty();
+        // short words are found by a scan, with the same rule
+        assertThat(ids(listed(null, null, "42"))).containsExactlyInAnyOrder("ord_one", "ord_two");
+        assertThat(ids(listed(null, null, "do"))).containsExactly("ord_two");
+    }
+
+    @Test
+    void aFilteringReadStopsAtItsBudgetAndItsCursorCarriesOnWithoutLosingARow() {
+        // given 40 orders, every seventh for another customer, a millisecond apart
+        List<String> wanted = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            String id = "ord_%03d".formatted(i);
+            if (i % 7 == 0) {
+                agent.command(new OrderCommand.StartOrder(id, Fixtures.FLOW, Json.MAPPER.readTree("""
+                        {"type":"storefront_order","customerId":"zz","currency":"EUR","lines":[]}"""),
+                        Json.object(), "fp-" + id, true));
+                wanted.add(id);
+            } else {
+                agent.command(start(id));
+            }
+            agent.advance(Duration.ofMillis(1));
+        }
+
+        // when a search for a short word (read by a scan) examines at most 10 rows per page
         List<String> seen = new ArrayList<>();
         String cursor = null;
         int pages = 0;
         do {
-            JsonNode mine = Pages.page("orders", even, Pages.CREATED, cursor, 200, false);
-            JsonNode theirs = Pages.page("orders", odd, Pages.CREATED, cursor, 200, false);
-            List<JsonNode> gathered = new ArrayList<>();
-            mine.get("orders").forEach(gathered::add);
-            theirs.get("orders").forEach(gathered::add);
-            JsonNode page = Pages.page("orders", gathered, Pages.CREATED, cursor, 200,
-                    mine.has("next") || theirs.has("next"));
-            seen.addAll(ids(page.get("orders")));
-            cursor = page.has("next") ? page.get("next").asString() : null;
+            OrderQueries.ListQuery query = new OrderQueries.ListQuery(null, null, "zz", null, null, null, cursor, 200);
+            Pages.Position after = cursor == null ? null : Pages.position(Pages.CREATED, cursor);
+            OrderIndexReads.Page page = OrderIndexReads.page(agent.partitions(OrderAgent.INDEX), query,
+                    after == null ? null : new OrderIndexReads.Position(after.number(), after.id()), 10);
+            JsonNode merged = Pages.merge("orders", List.of(new Pages.Answer(page.rows(), page.next() == null ? null
+                    : new Pages.Position(page.next().time(), page.next().id()))), Pages.CREATED, 200);
+            seen.addAll(ids(merged.get("orders")));
+            cursor = merged.has("next") ? merged.get("next").asString() : null;
             pages++;
         } while (cursor != null);
 
-        // then the first page is the 200 newest, and the pages together hold every order once, newest first
-        assertThat(pages).isEqualTo(2);
-        assertThat(seen).hasSize(260).doesNotHaveDuplicates().containsExactlyElementsOf(started.reversed());
-        // and the counts are of the whole index, not of a page
-        Map<String, Long> counts = OrderQueryRouter.statusCounts(index(), OrderQueries.ListQuery.of(null, null, null));
-        assertThat(counts.get("cancelled")).isEqualTo(26);
-        assertThat(counts.get("queued")).isEqualTo(234);
-        assertThat(counts.get("completed")).isZero();
+        // then each page answered what its 10 rows held, and the pages together hold every match once, newest first
+        assertThat(pages).isEqualTo(4);
+        assertThat(seen).containsExactlyElementsOf(wanted.reversed());
+    }
+
+    @Test
+    void byLastChangeASearchOrACreationRangeIsSortedWhetherItMatchesFewOrMany() {
+        // given 30 orders a second apart, each changed later in reverse order of creation
+        long first = agent.now();
+        for (int i = 0; i < 30; i++) {
+            agent.command(start("ord_%02d".formatted(i)));
+            agent.advance(Duration.ofSeconds(1));
+        }
+        for (int i = 29; i >= 0; i -= 2) {
+            agent.command(new OrderCommand.CancelOrder("ord_%02d".formatted(i), null));
+            agent.advance(Duration.ofSeconds(1));
+        }
+
+        // when a search and a creation range are listed by last change, 7 rows a page
+        for (OrderQueries.ListQuery query : List.of(
+                new OrderQueries.ListQuery(null, null, "cus_42", null, null, OrderQueries.SORT_UPDATED, null, 7),
+                new OrderQueries.ListQuery(null, null, null, first + 5_000, first + 24_000, OrderQueries.SORT_UPDATED,
+                        null, 7))) {
+            List<JsonNode> seen = new ArrayList<>();
+            String cursor = null;
+            do {
+                JsonNode page = list(new OrderQueries.ListQuery(query.type(), query.status(), query.q(),
+                        query.since(), query.until(), query.sort(), cursor, 7));
+                page.get("orders").forEach(seen::add);
+                cursor = page.has("next") ? page.get("next").asString() : null;
+            } while (cursor != null);
+
+            // then the pages hold every match once, most recently changed first
+            List<Long> changed = seen.stream().map(row -> row.get("updatedAt").asLong()).toList();
+            assertThat(changed).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+            assertThat(ids(seen)).doesNotHaveDuplicates()
+                    .hasSize(query.since() == null ? 30 : 20);
+        }
     }
 
     @Test
@@ -212,16 +355,16 @@ class OrderIndexListTest {
         agent.command(new OrderCommand.CancelOrder("ord_old", null));
 
         // when / then: by last change the cancelled one comes first
-        List<JsonNode> rows = OrderQueryRouter.indexRows(index(), OrderQueries.ListQuery.of(null, null, null));
-        assertThat(ids(Pages.page("orders", rows, Pages.UPDATED, null, 200, false).get("orders")))
-                .containsExactly("ord_old", "ord_new", "ord_mid");
+        List<JsonNode> rows = rows(list(new OrderQueries.ListQuery(null, null, null, null, null,
+                OrderQueries.SORT_UPDATED, null, 200)));
+        assertThat(ids(rows)).containsExactly("ord_old", "ord_new", "ord_mid");
         // since and until bound the creation time, both ends included
-        assertThat(ids(OrderQueryRouter.indexRows(index(), new OrderQueries.ListQuery(null, null, null,
-                first + 1_000, first + 2_000, null, null, 200)))).containsExactly("ord_new", "ord_mid");
+        assertThat(ids(rows(list(new OrderQueries.ListQuery(null, null, null,
+                first + 1_000, first + 2_000, null, null, 200))))).containsExactly("ord_new", "ord_mid");
         // q finds a line's SKU and name, and the search text is not part of the row
-        assertThat(ids(OrderQueryRouter.indexRows(index(), null, null, "sku-1"))).hasSize(3);
-        assertThat(ids(OrderQueryRouter.indexRows(index(), null, null, "widget"))).hasSize(3);
-        assertThat(ids(OrderQueryRouter.indexRows(index(), null, null, "SKU-2"))).isEmpty();
+        assertThat(ids(listed(null, null, "sku-1"))).hasSize(3);
+        assertThat(ids(listed(null, null, "widget"))).hasSize(3);
+        assertThat(ids(listed(null, null, "SKU-2"))).isEmpty();
         assertThat(rows.getFirst().has(OrderIndexRow.SEARCH)).isFalse();
     }
 
@@ -229,18 +372,35 @@ class OrderIndexListTest {
     void aCursorOfAnotherOrderOrNotWrittenHereIsRefused() {
         JsonNode row = Json.object().put("id", "ord_1").put("createdAt", 5).put("updatedAt", 6);
         String byUpdate = Pages.cursor(Pages.UPDATED, row);
-        assertThatThrownBy(() -> Pages.page("orders", List.of(row), Pages.CREATED, byUpdate, 10, false))
-                .isInstanceOf(Pages.BadCursor.class);
+        assertThatThrownBy(() -> Pages.position(Pages.CREATED, byUpdate)).isInstanceOf(Pages.BadCursor.class);
         assertThatThrownBy(() -> Pages.position(Pages.CREATED, "not*base64"))
                 .isInstanceOf(Pages.BadCursor.class);
     }
 
-    private KeyValueStore<String, OrderIndexRow> index() {
-        return agent.store(OrderAgent.INDEX);
+    /** The list as the internal query API answers it from this instance. */
+    private JsonNode list(OrderQueries.ListQuery query) {
+        return Pages.merge("orders", List.of(answer(agent, query)), query.byUpdate() ? Pages.UPDATED : Pages.CREATED,
+                query.limit());
+    }
+
+    private static Pages.Answer answer(AgentDriver instance, OrderQueries.ListQuery query) {
+        Pages.Order order = query.byUpdate() ? Pages.UPDATED : Pages.CREATED;
+        return OrderQueryRouter.listPage(instance.partitions(OrderAgent.INDEX), query,
+                query.cursor() == null ? null : Pages.position(order, query.cursor()));
+    }
+
+    private List<JsonNode> listed(String type, String status, String q) {
+        return rows(list(OrderQueries.ListQuery.of(type, status, q)));
+    }
+
+    private static List<JsonNode> rows(JsonNode page) {
+        List<JsonNode> rows = new ArrayList<>();
+        page.get("orders").forEach(rows::add);
+        return rows;
     }
 
     private JsonNode onlyRow() {
-        List<JsonNode> rows = OrderQueryRouter.indexRows(index(), null, null, null);
+        List<JsonNode> rows = listed(null, null, null);
         assertThat(rows).as("one index row per order").hasSize(1);
         return rows.getFirst();
     }

@@ -89,7 +89,7 @@ class ReportOrderingTest {
         assertThat(state.order()).isEqualTo(freshOrder);
         assertThat(state.order().get("total").decimalValue()).isEqualByComparingTo("27.00");
         assertThat(agent.updates()).as("no notice is published for an ignored report").isEmpty();
-        assertThat(agent.<OrderIndexRow>storeValues(OrderAgent.INDEX)).singleElement()
+        assertThat(agent.indexRows()).singleElement()
                 .satisfies(row -> assertThat(row.total()).isEqualByComparingTo("27.00"));
     }
 

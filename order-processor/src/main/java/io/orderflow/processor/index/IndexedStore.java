@@ -1,0 +1,349 @@
+package io.orderflow.processor.index;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.CommitCallback;
+import org.apache.kafka.streams.processor.StateRestoreCallback;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.StreamsMetrics;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A persistent key-value store that keeps secondary index entries and counters beside its rows, in the same RocksDB
+ * database, below the changelog: only the rows are logged, and the index entries are worked out again from each row
+ * as it is written, deleted or restored from the changelog. So an index costs no Kafka record and can never
+ * disagree with the rows it was derived from, after a restore just as in normal processing.
+ *
+ * <p>What a row adds is the {@link Indexer}'s to say: index keys (with small values) and counters it counts in. On
+ * each write the entries of the row before and after are compared, and only the difference is written. Index keys
+ * and counter keys must never look like row keys: each indexer gives its derived keys a prefix rows cannot have.
+ */
+public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
+
+    /** What one row adds to the store beside itself. */
+    public interface Indexer {
+
+        /** The index entries and counters of the row {@code key} with {@code value}; {@code value} is never null. */
+        Derived derive(String key, byte[] value);
+
+        /** Whether a key is a row's (rather than an index entry or a counter). */
+        boolean isRow(String key);
+    }
+
+    /**
+     * A row's index entries (key to value, the value often empty) and the counters it adds one to.
+     */
+    public record Derived(Map<String, byte[]> entries, Set<String> counters) {
+
+        public static final Derived NONE = new Derived(Map.of(), Set.of());
+    }
+
+    private static final byte[] EMPTY = {};
+
+    private final KeyValueStore<Bytes, byte[]> rows;
+    private final Indexer indexer;
+
+    private IndexedStore(KeyValueStore<Bytes, byte[]> rows, Indexer indexer) {
+        this.rows = rows;
+        this.indexer = indexer;
+    }
+
+    /** A RocksDB store named {@code name} with the indexer's entries kept beside its rows. */
+    public static KeyValueBytesStoreSupplier persistent(String name, Indexer indexer) {
+        KeyValueBytesStoreSupplier rocks = Stores.persistentKeyValueStore(name);
+        return new KeyValueBytesStoreSupplier() {
+            @Override
+            public String name() {
+                return rocks.name();
+            }
+
+            @Override
+            public KeyValueStore<Bytes, byte[]> get() {
+                return new IndexedStore(rocks.get(), indexer);
+            }
+
+            @Override
+            public String metricsScope() {
+                return rocks.metricsScope();
+            }
+        };
+    }
+
+    /** The counter's value as stored: 8 bytes, big-endian; 0 when absent. */
+    public static long counter(byte[] stored) {
+        return stored == null || stored.length != Long.BYTES ? 0 : ByteBuffer.wrap(stored).getLong();
+    }
+
+    @Override
+    public void put(Bytes key, byte[] value) {
+        String name = new String(key.get(), StandardCharsets.UTF_8);
+        if (!indexer.isRow(name)) {
+            throw new IllegalArgumentException("Not a row key of store " + name() + ": " + name);
+        }
+        byte[] before = rows.get(key);
+        rows.put(key, value);
+        reindex(name, before, value);
+    }
+
+    @Override
+    public byte[] putIfAbsent(Bytes key, byte[] value) {
+        byte[] present = get(key);
+        if (present == null) {
+            put(key, value);
+        }
+        return present;
+    }
+
+    @Override
+    public void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+        entries.forEach(entry -> put(entry.key, entry.value));
+    }
+
+    @Override
+    public byte[] delete(Bytes key) {
+        byte[] before = rows.get(key);
+        if (before != null) {
+            put(key, null);
+        }
+        return before;
+    }
+
+    /** Writes the difference between the entries of a row before and after a write. */
+    private void reindex(String key, byte[] before, byte[] after) {
+        Derived old = before == null ? Derived.NONE : indexer.derive(key, before);
+        Derived now = after == null ? Derived.NONE : indexer.derive(key, after);
+        old.entries().forEach((entry, value) -> {
+            if (!now.entries().containsKey(entry)) {
+                rows.delete(Bytes.wrap(entry.getBytes(StandardCharsets.UTF_8)));
+            }
+        });
+        now.entries().forEach((entry, value) -> {
+            byte[] previous = old.entries().get(entry);
+            if (previous == null || !java.util.Arrays.equals(previous, value)) {
+                rows.put(Bytes.wrap(entry.getBytes(StandardCharsets.UTF_8)), value == null ? EMPTY : value);
+            }
+        });
+        old.counters().forEach(counter -> {
+            if (!now.counters().contains(counter)) {
+                count(counter, -1);
+            }
+        });
+        now.counters().forEach(counter -> {
+            if (!old.counters().contains(counter)) {
+                count(counter, 1);
+            }
+        });
+    }
+
+    private void count(String counter, long delta) {
+        Bytes key = Bytes.wrap(counter.getBytes(StandardCharsets.UTF_8));
+        long value = counter(rows.get(key)) + delta;
+        if (value <= 0) {
+            rows.delete(key);
+        } else {
+            rows.put(key, ByteBuffer.allocate(Long.BYTES).putLong(value).array());
+        }
+    }
+
+    /**
+     * Opens the RocksDB store with a restore callback of its own: each restored row is written as a live write is,
+     * with its index entries, so a store restored from its changelog has its indexes too.
+     */
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        rows.init(new RestoringContext(context), root);
+    }
+
+    private void restore(Collection<ConsumerRecord<byte[], byte[]>> records,
+                         RecordBatchingStateRestoreCallback restoreRows) {
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            String key = new String(record.key(), StandardCharsets.UTF_8);
+            if (!indexer.isRow(key)) {
+                continue;
+            }
+            byte[] before = rows.get(Bytes.wrap(record.key()));
+            restoreRows.restoreBatch(List.of(record));
+            reindex(key, before, record.value());
+        }
+    }
+
+    /** The store's context, with its restore callback wrapped so that restored rows are indexed. */
+    private final class RestoringContext implements StateStoreContext {
+
+        private final StateStoreContext context;
+
+        RestoringContext(StateStoreContext context) {
+            this.context = context;
+        }
+
+        @Override
+        public void register(StateStore store, StateRestoreCallback callback) {
+            register(store, callback, () -> { });
+        }
+
+        @Override
+        public void register(StateStore store, StateRestoreCallback callback, CommitCallback checkpoint) {
+            if (!(callback instanceof RecordBatchingStateRestoreCallback batching)) {
+                throw new IllegalStateException("The RocksDB store restores in batches; an indexed store needs that");
+            }
+            context.register(store, (RecordBatchingStateRestoreCallback) records -> restore(records, batching),
+                    checkpoint);
+        }
+
+        @Override
+        public String applicationId() {
+            return context.applicationId();
+        }
+
+        @Override
+        public TaskId taskId() {
+            return context.taskId();
+        }
+
+        @Override
+        public Optional<RecordMetadata> recordMetadata() {
+            return context.recordMetadata();
+        }
+
+        @Override
+        public Serde<?> keySerde() {
+            return context.keySerde();
+        }
+
+        @Override
+        public Serde<?> valueSerde() {
+            return context.valueSerde();
+        }
+
+        @Override
+        public File stateDir() {
+            return context.stateDir();
+        }
+
+        @Override
+        public StreamsMetrics metrics() {
+            return context.metrics();
+        }
+
+        @Override
+        public Map<String, Object> appConfigs() {
+            return context.appConfigs();
+        }
+
+        @Override
+        public Map<String, Object> appConfigsWithPrefix(String prefix) {
+            return context.appConfigsWithPrefix(prefix);
+        }
+    }
+
+    @Override
+    public byte[] get(Bytes key) {
+        return rows.get(key);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+        return rows.range(from, to);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
+        return rows.reverseRange(from, to);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> all() {
+        return rows.all();
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> reverseAll() {
+        return rows.reverseAll();
+    }
+
+    @Override
+    public <PS extends org.apache.kafka.common.serialization.Serializer<P>, P> KeyValueIterator<Bytes, byte[]>
+    prefixScan(P prefix, PS prefixKeySerializer) {
+        return rows.prefixScan(prefix, prefixKeySerializer);
+    }
+
+    @Override
+    public long approximateNumEntries() {
+        return rows.approximateNumEntries();
+    }
+
+    @Override
+    public String name() {
+        return rows.name();
+    }
+
+    @Override
+    public void flush() {
+        rows.flush();
+    }
+
+    @Override
+    public void commit(Map<TopicPartition, Long> changelogOffsets) {
+        rows.commit(changelogOffsets);
+    }
+
+    @Override
+    public Long committedOffset(TopicPartition partition) {
+        return rows.committedOffset(partition);
+    }
+
+    @Override
+    @SuppressWarnings("deprecation")
+    public boolean managesOffsets() {
+        return rows.managesOffsets();
+    }
+
+    @Override
+    public void close() {
+        rows.close();
+    }
+
+    @Override
+    public boolean persistent() {
+        return rows.persistent();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return rows.isOpen();
+    }
+
+    @Override
+    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+        return rows.query(query, positionBound, config);
+    }
+
+    @Override
+    public Position getPosition() {
+        return rows.getPosition();
+    }
+}
