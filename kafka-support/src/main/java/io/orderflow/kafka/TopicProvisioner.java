@@ -210,6 +210,7 @@ public final class TopicProvisioner {
         NewTopic newTopic = new NewTopic(topic.name(), Optional.of(partitions), Optional.of(kafka.topicReplication())
                 .filter(replication -> replication > 0));
         Map<String, String> configs = new HashMap<>(kafka.topicConfig());
+        configs.putAll(topic.config());
         if (topic.compacted()) {
             configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         }

@@ -1,5 +1,7 @@
 package io.orderflow.processor;
 
+import java.time.Duration;
+
 import io.orderflow.processor.order.AgentSettings;
 import io.orderflow.kafka.KafkaSettings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -10,11 +12,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param timeScale      {@code TIME_SCALE}, default 1440
  * @param webhookRetries {@code WEBHOOK_RETRIES}, default 5
+ * @param orderRetention {@code ORDER_RETENTION}, default 30 days: how long an ended order is kept after its last change
  */
 @ConfigurationProperties("orderflow")
 public record ProcessorProperties(@DefaultValue KafkaSettings kafka, @DefaultValue("./data") String dataDir,
                                   @DefaultValue("1440") long timeScale, @DefaultValue("5") int webhookRetries,
-                                  @DefaultValue Streams streams) {
+                                  @DefaultValue Streams streams, @DefaultValue("30d") Duration orderRetention) {
 
 
     /**
@@ -31,6 +34,6 @@ public record ProcessorProperties(@DefaultValue KafkaSettings kafka, @DefaultVal
     }
 
     public AgentSettings agentSettings() {
-        return new AgentSettings(timeScale, webhookRetries);
+        return new AgentSettings(timeScale, webhookRetries, orderRetention);
     }
 }

@@ -10,6 +10,6 @@ public final class TestSettings {
 
     public static ProcessorProperties processor() {
         return new ProcessorProperties(new KafkaSettings("localhost:9092"), "./data", 1440, 5,
-                new ProcessorProperties.Streams("app", "/tmp/state", "localhost", 50, 128));
+                new ProcessorProperties.Streams("app", "/tmp/state", "localhost", 50, 128), java.time.Duration.ofDays(30));
     }
 }

@@ -122,8 +122,14 @@ public class OrderQueryRouter {
         }
         return Mono.fromCallable(() -> {
             byte[] stored = this.<byte[]>store(streams, OrderAgent.ORDERS, owner.partition()).get(orderId);
-            return stored == null ? json(HttpStatus.NOT_FOUND, error("Order " + orderId + " not found"))
-                    : view(stored);
+            if (stored != null) {
+                return view(stored);
+            }
+            Long archivedAt = this.<Long>store(streams, OrderAgent.ARCHIVED, owner.partition()).get(orderId);
+            return json(HttpStatus.NOT_FOUND, error(archivedAt == null ? "Order " + orderId + " not found"
+                    : "Order " + orderId + " was archived at " + java.time.Instant.ofEpochMilli(archivedAt)
+                    + ", when its retention after it ended ran out; its final state is on the "
+                    + io.orderflow.schemas.topics.Topics.ORDERS_ARCHIVE.name() + " topic"));
         }).onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()));
     }
 

@@ -91,6 +91,12 @@ public final class LiveOrders {
         }
 
         /** Keeps {@code state}, the bytes just put in the store, as the order's latest and newest written. */
+        /** The order left the store (archived): reads no longer find it here. */
+        void forget(String orderId) {
+            latest.remove(orderId);
+            byAge.remove(orderId);
+        }
+
         void wrote(String orderId, byte[] state) {
             if (!keeps) {
                 return;

@@ -58,6 +58,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     public static final String DUE = "due-timers";
     public static final String INCIDENTS = "incidents";
     public static final String DOCUMENTS = "documents";
+    /** The orders archived after their retention: order id to the time, so a read can say so rather than not found. */
+    public static final String ARCHIVED = "archived-orders";
 
     /**
      * The largest order state the agent stores. The state goes to the store's changelog as one record, and Kafka
@@ -72,6 +74,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     public static final String TASKS = "tasks-sink";
     public static final String EVENTS = "events-sink";
     public static final String UPDATES = "updates-sink";
+    public static final String ARCHIVE = "archive-sink";
 
     /** How the orders store's values are written and read: an order's state as JSON. */
     public static final JsonSerde<OrderState> STATES = JsonSerde.of(OrderState.class);
@@ -93,6 +96,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     private final Duration sweepInterval;
     private final int sweepBudget;
     private final LiveOrders live;
+    private final Duration retention;
 
     /**
      * Applies a decision's facts to the state: {@link OrderApplier#applyAll} in production. A seam for the test that
@@ -104,8 +108,10 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     }
 
     /** @param live where the agent's tasks keep the orders they wrote last, for reads from other threads */
+    /** @param retention how long an ended order is kept after its last change before it is archived */
     public OrderAgent(OrderDecider decider, Applier applier, Clock clock, Duration sweepInterval, int sweepBudget,
-                      LiveOrders live) {
+                      LiveOrders live, Duration retention) {
+        this.retention = retention;
         this.decider = decider;
         this.applier = applier;
         this.clock = clock;
@@ -137,7 +143,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INCIDENTS), Serdes.String(),
                         JsonSerde.of(Incident.class)),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS), Serdes.String(),
-                        Serdes.String()));
+                        Serdes.String()),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ARCHIVED), Serdes.String(),
+                        Serdes.Long()));
     }
 
     @Override
@@ -158,6 +166,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         private KeyValueStore<String, Due> due;
         private KeyValueStore<String, Incident> incidents;
         private KeyValueStore<String, String> documents;
+        private KeyValueStore<String, Long> archived;
         /**
          * The headers of the record being processed, whose trace context every record it causes carries
          * ({@link TraceHeaders}), and the timers it sets; during a sweep, those of the timer firing.
@@ -194,6 +203,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             due = context.getStateStore(DUE);
             incidents = context.getStateStore(INCIDENTS);
             documents = context.getStateStore(DOCUMENTS);
+            archived = context.getStateStore(ARCHIVED);
             context.schedule(sweepInterval, PunctuationType.WALL_CLOCK_TIME, this::sweep);
         }
 
@@ -392,6 +402,10 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 cause = TraceHeaders.of(timer.traceparent());
                 try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(timer.orderId(), timer.traceparent())) {
                     OrderState state = read(timer.orderId());
+                    if (Due.ARCHIVE.equals(timer.kind())) {
+                        archive(timer.orderId(), state, now);
+                        continue;
+                    }
                     try {
                         carryOut(timer.orderId(), state, attempts(timer.orderId(), "due " + timer.kind(), () -> {
                             Decision decision = decider.onDue(state, timer, now);
@@ -404,6 +418,42 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                     cause = null;
                 }
             }
+        }
+
+        /**
+         * Archives an ended order whose retention has run out: its final state goes to {@code orders-archive}, and it
+         * leaves the orders store, the index (its row, list keys and counts), the approvals inbox and the live
+         * orders, with tombstones on their changelogs and on {@code order-updates}. What remains is the time it was
+         * archived, so that a read can say so. An order changed since the timer was set gets a new one.
+         */
+        private void archive(String orderId, OrderState state, long now) {
+            if (state == null || !state.status().terminal()) {
+                return;
+            }
+            long due = state.updatedAt() + retention.toMillis();
+            if (due > now) {
+                Due timer = Due.archive(orderId, due);
+                due(timer);
+                return;
+            }
+            byte[] stored = orders.get(orderId);
+            context.forward(caused(orderId, stored, now), ARCHIVE);
+            context.forward(caused(orderId, null, now), UPDATES);
+            written.remove(orderId);
+            latest.forget(orderId);
+            orders.delete(orderId);
+            index.delete(OrderIndex.key(state));
+            List<String> rows = new ArrayList<>();
+            try (KeyValueIterator<String, byte[]> it = approvals.range(orderId + "|", orderId + "|~")) {
+                it.forEachRemaining(entry -> rows.add(entry.key));
+            }
+            rows.forEach(approvals::delete);
+            archived.put(orderId, now);
+            log.debug("Order {} archived {} after its last change", orderId, retention);
+        }
+
+        private void due(Due timer) {
+            due.put(timer.key(), timer.traced(TraceHeaders.traceparent(cause)));
         }
 
         /** The state after a decision's facts: {@code state} itself when it has none. */
@@ -429,6 +479,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                     written.put(orderId, after);
                 }
                 index.put(OrderIndex.key(after), OrderIndex.write(OrderIndex.rowOf(after)));
+                if (after.status().terminal() && (before == null || before.status() != after.status())) {
+                    due(Due.archive(orderId, after.updatedAt() + retention.toMillis()));
+                }
                 if (log.isDebugEnabled() && (before == null || before.status() != after.status())) {
                     log.debug("Order {} is {} (version {})", orderId, after.status(), after.version());
                 }

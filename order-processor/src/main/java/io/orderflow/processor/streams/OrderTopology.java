@@ -12,7 +12,7 @@ import org.apache.kafka.streams.Topology;
 import java.time.Clock;
 import java.time.Duration;
 
-/** The processor's topology: two co-partitioned sources, the order agent, four sinks. Plain Java, no Spring. */
+/** The processor's topology: two co-partitioned sources, the order agent, five sinks. Plain Java, no Spring. */
 public final class OrderTopology {
 
     public static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
@@ -38,12 +38,14 @@ public final class OrderTopology {
         topology.addSource("reports", Topics.RUN_REPORTS.keySerde().deserializer(),
                 anyValue(Topics.RUN_REPORTS), Topics.RUN_REPORTS.name());
         topology.addProcessor("order-agent",
-                new OrderAgent(new OrderDecider(settings), applier, clock, SWEEP_INTERVAL, sweepBudget, live),
+                new OrderAgent(new OrderDecider(settings), applier, clock, SWEEP_INTERVAL, sweepBudget, live,
+                        settings.orderRetention()),
                 "commands", "reports");
         sink(topology, OrderAgent.REPLIES, Topics.COMMAND_REPLIES);
         sink(topology, OrderAgent.TASKS, Topics.NODE_TASKS);
         sink(topology, OrderAgent.EVENTS, Topics.ORDER_EVENTS);
         sink(topology, OrderAgent.UPDATES, Topics.ORDER_UPDATES);
+        sink(topology, OrderAgent.ARCHIVE, Topics.ORDERS_ARCHIVE);
         return topology;
     }
 

@@ -1,10 +1,10 @@
 package io.orderflow.processor.timers;
 
 /**
- * A timer of the due-time index: a wait's deadline or the next rollback poll. Keys sort by due time
+ * A timer of the due-time index: a wait's deadline, the next rollback poll or an ended order's archiving. Keys sort by due time
  * (zero-padded decimal, so the byte order of the string key is the time order).
  *
- * @param kind        {@link #DEADLINE} or {@link #POLL}
+ * @param kind        {@link #DEADLINE}, {@link #POLL} or {@link #ARCHIVE}
  * @param traceparent the trace context of the record that set the timer, carried by the records its firing causes;
  *                    null when there was none
  */
@@ -12,6 +12,8 @@ public record Due(String orderId, String kind, String nodeId, int attempt, long 
 
     public static final String DEADLINE = "deadline";
     public static final String POLL = "poll";
+    /** An ended order's retention runs out: it is archived (see {@code ORDER_RETENTION}). */
+    public static final String ARCHIVE = "archive";
 
     public Due(String orderId, String kind, String nodeId, int attempt, long dueAt) {
         this(orderId, kind, nodeId, attempt, dueAt, null);
@@ -23,6 +25,10 @@ public record Due(String orderId, String kind, String nodeId, int attempt, long 
 
     public static Due poll(String orderId, int attempt, long dueAt) {
         return new Due(orderId, POLL, "", attempt, dueAt);
+    }
+
+    public static Due archive(String orderId, long dueAt) {
+        return new Due(orderId, ARCHIVE, "", 0, dueAt);
     }
 
     /** This timer, carrying {@code traceparent}. */

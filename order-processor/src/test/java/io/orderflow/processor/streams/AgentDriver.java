@@ -54,6 +54,7 @@ final class AgentDriver implements AutoCloseable {
     private final TestOutputTopic<String, NodeTask> tasks;
     private final TestOutputTopic<String, OrderEvent> events;
     private final TestOutputTopic<String, OrderUpdate> updates;
+    private final TestOutputTopic<String, byte[]> archive;
 
     AgentDriver() {
         this(AgentSettings.DEFAULTS);
@@ -85,6 +86,17 @@ final class AgentDriver implements AutoCloseable {
         tasks = output(Topics.NODE_TASKS);
         events = output(Topics.ORDER_EVENTS);
         updates = output(Topics.ORDER_UPDATES);
+        archive = output(Topics.ORDERS_ARCHIVE);
+    }
+
+    /** What went to {@code orders-archive} since the last read: order id to its final state. */
+    List<KeyValue<String, byte[]>> archived() {
+        return archive.readKeyValuesToList();
+    }
+
+    /** The updates sent since the last read, tombstones included, by order id. */
+    List<KeyValue<String, OrderUpdate>> updateRecords() {
+        return updates.readKeyValuesToList();
     }
 
     private <V> TestInputTopic<String, V> input(Topic<String, V> topic) {

@@ -9,7 +9,9 @@ import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.reports.RunReport;
 import io.orderflow.schemas.tasks.NodeTask;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import tools.jackson.databind.JsonNode;
@@ -66,10 +68,19 @@ public final class Topics {
     public static final Topic<String, Customer> CUSTOMERS =
             new Topic<>("customers", KEY, JsonSerde.of(Customer.class), true);
 
+    /**
+     * Key: order id. An ended order's final state (JSON, as the order-processor kept it) when it leaves the live state
+     * after its retention ({@code ORDER_RETENTION}): the hand-over to a warehouse or a search engine, which a Kafka
+     * Connect sink reads from here. Kept 30 days, time-retained, never compacted.
+     */
+    public static final Topic<String, byte[]> ORDERS_ARCHIVE =
+            new Topic<>("orders-archive", KEY, Serdes.ByteArray(), false,
+                    Map.of("retention.ms", String.valueOf(Duration.ofDays(30).toMillis())));
+
     /** Every topic the system creates at start when missing. */
     public static final List<Topic<?, ?>> ALL = List.of(
             FLOWS, ORDER_COMMANDS, COMMAND_REPLIES, NODE_TASKS, RUN_REPORTS, ORDER_EVENTS,
-            ORDER_UPDATES, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_DELIVERIES, PRINCIPALS, CUSTOMERS);
+            ORDER_UPDATES, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_DELIVERIES, PRINCIPALS, CUSTOMERS, ORDERS_ARCHIVE);
 
     private Topics() {
     }
