@@ -256,6 +256,16 @@ class ProcessorOnBrokerTest {
             Json.MAPPER.readTree(list.body()).get("orders").forEach(row -> ids.add(row.get("id").asString()));
             assertThat(ids).containsExactlyInAnyOrderElementsOf(orderIds);
         });
+        // and the second instance's index, restored from the changelog into a new state directory, has its search
+        // keys and counters too: the counts gathered from both instances are exact
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonNode counts = Json.MAPPER.readTree(get(second, "/internal/order-counts?q=cus_it").body());
+            assertThat(counts.get("total").asLong()).as(counts.toString()).isEqualTo(orderIds.size());
+            assertThat(counts.get("counts").get("cancelled").asLong()).isEqualTo(1);
+            JsonNode all = Json.MAPPER.readTree(get(first, "/internal/order-counts?type=storefront_order").body());
+            assertThat(all.get("counts").get("cancelled").asLong()).as(all.toString()).isEqualTo(1);
+            assertThat(all.get("counts").get("queued").asLong()).isEqualTo(orderIds.size() - 1);
+        });
     }
 
     private static HostInfo ownerSeenBy(ConfigurableApplicationContext instance, String orderId) {
