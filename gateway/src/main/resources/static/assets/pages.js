@@ -52,6 +52,7 @@ export function ordersPage(main) {
   const counts = h('ul', { class: 'counts', id: 'status-counts', 'aria-label': 'Orders by status' });
   const list = h('div', { id: 'orders-list' }, h('p', { class: 'muted' }, 'Loading orders…'));
   const pager = h('nav', { class: 'row pager', id: 'pager', 'aria-label': 'Pages of orders' });
+  const kept = h('p', { class: 'muted', id: 'retention' });
   let cursors = [null]; // the cursor of each page seen so far: cursors[i] opens page i
   let pageIndex = 0;
   let seq = 0;
@@ -83,6 +84,12 @@ export function ordersPage(main) {
       mount(counts, ORDER_STATUSES.filter((s) => tally.counts[s]).map((s) =>
         h('li', { 'data-status': s }, badge(s), ' ', h('strong', {}, String(tally.counts[s])))));
       if (!tally.total) mount(counts, h('li', {}, 'No orders'));
+      if (tally.retentionMs) {
+        const days = Math.round(tally.retentionMs / 86_400_000);
+        const span = days >= 1 ? `${days} day${days === 1 ? '' : 's'}`
+          : `${Math.max(1, Math.round(tally.retentionMs / 3_600_000))} h`;
+        mount(kept, `Ended orders are listed for ${span} after their last change, then archived.`);
+      }
       const total = status.value ? (tally.counts[status.value] || 0) : tally.total;
       const first = pageIndex * PAGE_SIZE;
       mount(pager,
@@ -134,7 +141,7 @@ export function ordersPage(main) {
     h('form', { class: 'row panel', role: 'search', onsubmit: (e) => { e.preventDefault(); apply(); } },
       field('Type', type), field('Status', status), field('Search', q), field('Created from', since),
       field('to', until), field('Sort', sort)),
-    counts, pager, list);
+    counts, kept, pager, list);
   // Only the first page refreshes by itself: a later page stays put while someone reads it
   return refreshing(() => { if (pageIndex === 0) load(); });
 }

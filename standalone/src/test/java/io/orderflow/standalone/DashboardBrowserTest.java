@@ -526,6 +526,9 @@ class DashboardBrowserTest {
         WebDriver browser = signedIn(VIEWER);
         open(browser, "/orders?q=" + customer);
         wait(browser).until(ExpectedConditions.textToBe(By.id("page-range"), "1–50 of 130"));
+        // the page says how far back it sees: ended orders are kept for ORDER_RETENTION (30 days by default)
+        assertThat(browser.findElement(By.id("retention")).getText())
+                .isEqualTo("Ended orders are listed for 30 days after their last change, then archived.");
         // the counts by status are of every matching order, not of the page on screen
         await().atMost(WAIT).ignoreException(StaleElementReferenceException.class)
                 .untilAsserted(() -> assertThat(browser.findElements(By.cssSelector("#status-counts li strong"))

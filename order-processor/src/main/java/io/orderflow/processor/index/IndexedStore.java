@@ -26,7 +26,11 @@ import org.apache.kafka.streams.state.Stores;
 import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -104,9 +108,9 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
         if (!indexer.isRow(name)) {
             throw new IllegalArgumentException("Not a row key of store " + name() + ": " + name);
         }
-        byte[] before = rows.get(key);
-        rows.put(key, value);
-        reindex(name, before, value);
+        Writes writes = new Writes();
+        writes.row(name, key, value);
+        writes.write();
     }
 
     @Override
@@ -132,41 +136,71 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
         return before;
     }
 
-    /** Writes the difference between the entries of a row before and after a write. */
-    private void reindex(String key, byte[] before, byte[] after) {
-        Derived old = before == null ? Derived.NONE : indexer.derive(key, before);
-        Derived now = after == null ? Derived.NONE : indexer.derive(key, after);
-        old.entries().forEach((entry, value) -> {
-            if (!now.entries().containsKey(entry)) {
-                rows.delete(Bytes.wrap(entry.getBytes(StandardCharsets.UTF_8)));
+    /**
+     * The writes of one put, or of one batch of restored records: each row with the difference between its entries
+     * before and after, read through what the batch has written so far, and written to RocksDB in one batch.
+     */
+    private final class Writes {
+
+        /** Rows written by this batch: key to value, null for deleted. */
+        private final Map<Bytes, byte[]> rowValues = new HashMap<>();
+        /** Index entries and counters: key to value, null for deleted. */
+        private final Map<Bytes, byte[]> derived = new LinkedHashMap<>();
+
+        void row(String name, Bytes key, byte[] after) {
+            byte[] before = rowValues.containsKey(key) ? rowValues.get(key) : rows.get(key);
+            rowValues.put(key, after);
+            Derived old = before == null ? Derived.NONE : indexer.derive(name, before);
+            Derived now = after == null ? Derived.NONE : indexer.derive(name, after);
+            old.entries().forEach((entry, value) -> {
+                if (!now.entries().containsKey(entry)) {
+                    derived.put(bytes(entry), null);
+                }
+            });
+            now.entries().forEach((entry, value) -> {
+                byte[] previous = old.entries().get(entry);
+                if (!old.entries().containsKey(entry) || !Arrays.equals(previous, value)) {
+                    derived.put(bytes(entry), value == null ? EMPTY : value);
+                }
+            });
+            old.counters().forEach(counter -> {
+                if (!now.counters().contains(counter)) {
+                    count(counter, -1);
+                }
+            });
+            now.counters().forEach(counter -> {
+                if (!old.counters().contains(counter)) {
+                    count(counter, 1);
+                }
+            });
+        }
+
+        private void count(String counter, long delta) {
+            Bytes key = bytes(counter);
+            long value = counter(derived.containsKey(key) ? derived.get(key) : rows.get(key)) + delta;
+            derived.put(key, value <= 0 ? null : ByteBuffer.allocate(Long.BYTES).putLong(value).array());
+        }
+
+        /** Writes the rows and their entries in one batch. */
+        void write() {
+            List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(rowValues.size() + derived.size());
+            rowValues.forEach((key, value) -> batch.add(KeyValue.pair(key, value)));
+            derived.forEach((key, value) -> batch.add(KeyValue.pair(key, value)));
+            rows.putAll(batch);
+        }
+
+        /** Writes the entries only: the rows are the restore's to write. */
+        void writeEntries() {
+            List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(derived.size());
+            derived.forEach((key, value) -> batch.add(KeyValue.pair(key, value)));
+            if (!batch.isEmpty()) {
+                rows.putAll(batch);
             }
-        });
-        now.entries().forEach((entry, value) -> {
-            byte[] previous = old.entries().get(entry);
-            if (previous == null || !java.util.Arrays.equals(previous, value)) {
-                rows.put(Bytes.wrap(entry.getBytes(StandardCharsets.UTF_8)), value == null ? EMPTY : value);
-            }
-        });
-        old.counters().forEach(counter -> {
-            if (!now.counters().contains(counter)) {
-                count(counter, -1);
-            }
-        });
-        now.counters().forEach(counter -> {
-            if (!old.counters().contains(counter)) {
-                count(counter, 1);
-            }
-        });
+        }
     }
 
-    private void count(String counter, long delta) {
-        Bytes key = Bytes.wrap(counter.getBytes(StandardCharsets.UTF_8));
-        long value = counter(rows.get(key)) + delta;
-        if (value <= 0) {
-            rows.delete(key);
-        } else {
-            rows.put(key, ByteBuffer.allocate(Long.BYTES).putLong(value).array());
-        }
+    private static Bytes bytes(String key) {
+        return Bytes.wrap(key.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -178,17 +212,21 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
         rows.init(new RestoringContext(context), root);
     }
 
+    /**
+     * Restores a batch of changelog records: the rows as the RocksDB store restores them (one write batch, its
+     * changelog position kept), and their index entries worked out record by record in changelog order.
+     */
     private void restore(Collection<ConsumerRecord<byte[], byte[]>> records,
                          RecordBatchingStateRestoreCallback restoreRows) {
+        Writes writes = new Writes();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             String key = new String(record.key(), StandardCharsets.UTF_8);
-            if (!indexer.isRow(key)) {
-                continue;
+            if (indexer.isRow(key)) {
+                writes.row(key, Bytes.wrap(record.key()), record.value());
             }
-            byte[] before = rows.get(Bytes.wrap(record.key()));
-            restoreRows.restoreBatch(List.of(record));
-            reindex(key, before, record.value());
         }
+        restoreRows.restoreBatch(records);
+        writes.writeEntries();
     }
 
     /** The store's context, with its restore callback wrapped so that restored rows are indexed. */

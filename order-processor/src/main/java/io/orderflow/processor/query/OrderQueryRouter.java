@@ -216,7 +216,8 @@ public class OrderQueryRouter {
 
     /**
      * Orders by status over every instance's index, with the list's filters but its status:
-     * {@code {counts: {<status>: n}, total: n}}, every status present (zero when none). Without {@code q} or a
+     * {@code {counts: {<status>: n}, total: n, retentionMs}}, every status present (zero when none), with how long
+     * ended orders are kept before they are archived (so counts cover that much of the past). Without {@code q} or a
      * creation range they are the counters the index keeps; otherwise counted from the index (see
      * {@link OrderIndexReads#counts}).
      */
@@ -255,6 +256,7 @@ public class OrderQueryRouter {
                     if (partial) {
                         body.put("partial", true);
                     }
+                    body.put("retentionMs", orderStreams.orderRetention().toMillis());
                     return json(HttpStatus.OK, body);
                 })
                 .onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()))

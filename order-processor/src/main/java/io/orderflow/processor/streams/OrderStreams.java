@@ -76,6 +76,11 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
         return live;
     }
 
+    /** How long ended orders are kept before they are archived ({@code ORDER_RETENTION}). */
+    public Duration orderRetention() {
+        return settings.agentSettings().orderRetention();
+    }
+
     /** This instance's {@code application.server}. */
     public HostInfo self() {
         return self;

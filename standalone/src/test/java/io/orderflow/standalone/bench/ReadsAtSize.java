@@ -53,8 +53,7 @@ public final class ReadsAtSize {
         Process system = start(jar, work, jvmArgs);
         try {
             awaitReady(Duration.ofMinutes(3));
-            System.out.printf("%-8s | %-22s | %-15s | %-15s | %-15s | %-15s | %-15s | %-15s | %-15s | %s%n", "orders",
-                    "read", "p50/p99 @4 ms", "p99 @32 ms", "", "", "", "", "", "");
+            System.out.printf("%-8s | %-22s | %-17s | %-17s%n", "orders", "read", "p50 / p99 ms, 4", "p50 / p99 ms, 32");
             int total = 0;
             for (int step = 1; step <= steps; step++) {
                 long t0 = System.nanoTime();
@@ -194,7 +193,7 @@ public final class ReadsAtSize {
         for (String[] read : reads) {
             String at4 = percentiles(time(read[1], 4));
             String at32 = percentiles(time(read[1], 32));
-            System.out.printf("%-8s | %-22s | %-15s | %-15s%n", String.format("%,d", total), read[0], at4, at32);
+            System.out.printf("%-8s | %-22s | %-17s | %-17s%n", String.format("%,d", total), read[0], at4, at32);
         }
         System.out.printf("after the reads: RSS %s MB%n", rssMb(system.pid()));
     }
