@@ -67,6 +67,8 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     private static final byte[] EMPTY = {};
+    /** Present once every row the store holds has its index entries (see {@link #indexEveryRow}). */
+    private static final Bytes INDEXED = Bytes.wrap("~~indexed".getBytes(StandardCharsets.UTF_8));
 
     private final KeyValueStore<Bytes, byte[]> rows;
     private final Indexer indexer;
@@ -150,6 +152,15 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
         void row(String name, Bytes key, byte[] after) {
             byte[] before = rowValues.containsKey(key) ? rowValues.get(key) : rows.get(key);
             rowValues.put(key, after);
+            entries(name, before, after);
+        }
+
+        /** The entries of a row the store holds already, as if it were new. */
+        void added(String name, byte[] value) {
+            entries(name, null, value);
+        }
+
+        private void entries(String name, byte[] before, byte[] after) {
             Derived old = before == null ? Derived.NONE : indexer.derive(name, before);
             Derived now = after == null ? Derived.NONE : indexer.derive(name, after);
             old.entries().forEach((entry, value) -> {
@@ -210,6 +221,42 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
     @Override
     public void init(StateStoreContext context, StateStore root) {
         rows.init(new RestoringContext(context), root);
+        if (rows.get(INDEXED) == null) {
+            indexEveryRow();
+        }
+    }
+
+    /**
+     * Works out the entries of every row the store holds, once: for a store written before its rows had index
+     * entries (or whose indexing was cut short), so that lists and counts see every row. A new or wiped store is
+     * empty here and is marked at once; what a restore then writes is indexed as it comes.
+     */
+    private void indexEveryRow() {
+        try (KeyValueIterator<Bytes, byte[]> derived = rows.range(bytes("~"), bytes("~" + Character.MAX_VALUE))) {
+            List<KeyValue<Bytes, byte[]>> deletes = new ArrayList<>();
+            derived.forEachRemaining(entry -> deletes.add(KeyValue.pair(entry.key, null)));
+            if (!deletes.isEmpty()) {
+                rows.putAll(deletes);
+            }
+        }
+        Writes writes = new Writes();
+        int pending = 0;
+        try (KeyValueIterator<Bytes, byte[]> all = rows.all()) {
+            while (all.hasNext()) {
+                KeyValue<Bytes, byte[]> row = all.next();
+                String name = new String(row.key.get(), StandardCharsets.UTF_8);
+                if (indexer.isRow(name)) {
+                    writes.added(name, row.value);
+                    if (++pending == 10_000) {
+                        writes.writeEntries();
+                        writes = new Writes();
+                        pending = 0;
+                    }
+                }
+            }
+        }
+        writes.writeEntries();
+        rows.put(INDEXED, new byte[] {1});
     }
 
     /**

@@ -1,0 +1,92 @@
+package io.orderflow.processor.index;
+
+import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.schemas.model.OrderStatus;
+import io.orderflow.schemas.model.OrderType;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The indexed store on RocksDB: rows written by a store without index entries (as before indexes were kept) get
+ * them when the store is next opened as an indexed one, and a delete takes a row's entries and counts away.
+ */
+class IndexedStoreTest {
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void rowsStoredWithoutEntriesAreIndexedWhenTheStoreOpensAndDeletesTakeTheirEntriesAway() {
+        // given a plain RocksDB store holding three rows
+        MockProcessorContext<Object, Object> context = context();
+        KeyValueStore<String, byte[]> plain = Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("index"),
+                Serdes.String(), Serdes.ByteArray()).withLoggingDisabled().build();
+        plain.init(context.getStateStoreContext(), plain);
+        List<OrderIndexRow> rows = List.of(row("ord_a", OrderStatus.QUEUED, 1_000),
+                row("ord_b", OrderStatus.CANCELLED, 2_000), row("ord_c", OrderStatus.QUEUED, 3_000));
+        rows.forEach(row -> plain.put(OrderIndex.key(row.createdAt(), row.id()), OrderIndex.write(row)));
+        plain.close();
+
+        // when the same store is opened as an indexed one
+        KeyValueStore<String, byte[]> indexed = Stores.keyValueStoreBuilder(
+                IndexedStore.persistent("index", OrderIndex.INDEXER), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled().build();
+        indexed.init(context.getStateStoreContext(), indexed);
+        try {
+            // then every row is listed and counted
+            assertThat(counter(indexed, OrderIndex.counter(null, "queued"))).isEqualTo(2);
+            assertThat(counter(indexed, OrderIndex.counter("storefront_order", "cancelled"))).isEqualTo(1);
+            assertThat(OrderIndexReads.page(List.of(indexed),
+                    io.orderflow.schemas.query.OrderQueries.ListQuery.of(null, "queued", "acme"), null).rows())
+                    .extracting(row -> row.get("id").asString()).containsExactly("ord_c", "ord_a");
+
+            // and when a row is deleted, its entries and its count go with it
+            indexed.delete(OrderIndex.key(1_000, "ord_a"));
+            assertThat(counter(indexed, OrderIndex.counter(null, "queued"))).isEqualTo(1);
+            try (var left = indexed.range("~", "~" + Character.MAX_VALUE)) {
+                left.forEachRemaining(entry -> assertThat(entry.key).doesNotContain("ord_a"));
+            }
+        } finally {
+            indexed.close();
+        }
+
+        // and opened again, it is not indexed twice
+        KeyValueStore<String, byte[]> again = Stores.keyValueStoreBuilder(
+                IndexedStore.persistent("index", OrderIndex.INDEXER), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled().build();
+        again.init(context.getStateStoreContext(), again);
+        try {
+            assertThat(counter(again, OrderIndex.counter(null, "queued"))).isEqualTo(1);
+        } finally {
+            again.close();
+        }
+    }
+
+    private MockProcessorContext<Object, Object> context() {
+        Properties config = new Properties();
+        config.put("application.id", "indexed-store-test");
+        config.put("bootstrap.servers", "unused:9092");
+        return new MockProcessorContext<>(config, new org.apache.kafka.streams.processor.TaskId(0, 0),
+                stateDir.toFile());
+    }
+
+    private static long counter(KeyValueStore<String, byte[]> store, String counter) {
+        return IndexedStore.counter(store.get(counter));
+    }
+
+    private static OrderIndexRow row(String id, OrderStatus status, long createdAt) {
+        return new OrderIndexRow(id, OrderType.STOREFRONT_ORDER, status, "Storefront order · acme", "flow", 1,
+                id + ".1", 1, "acme", "EUR", new BigDecimal("10.00"), "", createdAt, createdAt, null);
+    }
+}
