@@ -87,7 +87,7 @@ class ReadsAtSizeTest {
         // given 100,000 orders of 1,000 customers
         for (int i = 0; i < ORDERS; i++) {
             send(new OrderCommand.StartOrder(id(i), FLOW, Json.MAPPER.readTree("""
-                    {"type":"storefront_order","customerId":"cus_size%d","currency":"USD",
+                    {"type":"storefront_order","customerId":"cus_s%04d","currency":"USD",
                      "lines":[{"sku":"SKU-%d","qty":1,"unitPrice":10}]}""".formatted(i % CUSTOMERS, i % 500)),
                     Json.object(), "fp-" + i, true));
         }
@@ -119,9 +119,10 @@ class ReadsAtSizeTest {
                             assertThat(created).hasSize(100).isSortedAccordingTo(java.util.Comparator.reverseOrder());
                         }
                         case 1 -> {
-                            JsonNode found = get("/internal/orders?q=cus_size" + c + "&limit=200");
+                            String customer = "cus_s%04d".formatted(c);
+                            JsonNode found = get("/internal/orders?q=" + customer + "&limit=200");
                             assertThat(found.get("orders")).hasSize(ORDERS / CUSTOMERS).allSatisfy(row ->
-                                    assertThat(row.get("customerId").asString()).isEqualTo("cus_size" + c));
+                                    assertThat(row.get("customerId").asString()).isEqualTo(customer));
                             assertThat(found.has("next")).isFalse();
                         }
                         case 2 -> {

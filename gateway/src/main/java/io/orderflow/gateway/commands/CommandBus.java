@@ -76,6 +76,7 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
         // Kafka's default: under load a request carries several commands, and the processor's consumer, which
         // wakes up for every request that lands on its partitions, fetches a few at a time instead of one.
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, io.orderflow.kafka.StreamsApp.COMPRESSION);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, settings.instanceId() + "-commands");
         props.putAll(SocketBuffers.client());
         return new KafkaProducer<>(props, Topics.ORDER_COMMANDS.keySerde().serializer(),

@@ -40,6 +40,8 @@ public final class OrderIndexReads {
     public static final int SCAN_BUDGET = 5_000;
     /** The most matching rows read whole when the index order is not the page's. */
     public static final int SORTED_AT_MOST = 2_000;
+    /** How far the entries of each word of a search are counted to choose the word with the fewest. */
+    static final int FEWEST_COUNTED = 1_000;
     /** Rows a count that has to read rows examines at most; past it the counts are marked partial. */
     public static final int COUNT_BUDGET = 200_000;
 
@@ -68,7 +70,7 @@ public final class OrderIndexReads {
             return new Page(List.of(), null);
         }
         String scope = OrderIndex.scope(query.type(), query.status());
-        String word = searchWord(query.q());
+        String word = searchWord(stores, query.q());
         boolean byUpdate = query.byUpdate();
         if (word != null && !byUpdate) {
             return inOrder(stores, OrderIndex.byWord(word), false, query, after, budget);
@@ -186,7 +188,7 @@ public final class OrderIndexReads {
                 }
             }
         } else {
-            String word = searchWord(query.q());
+            String word = searchWord(stores, query.q());
             String prefix = word != null ? OrderIndex.byWord(word)
                     : OrderIndex.byCreated(OrderIndex.scope(query.type(), null));
             OrderQueries.ListQuery anyStatus = new OrderQueries.ListQuery(query.type(), null, query.q(),
@@ -214,24 +216,31 @@ public final class OrderIndexReads {
     }
 
     /**
-     * The word of {@code q} whose index entries a search reads: its longest word, cut to
-     * {@value OrderIndex#INDEXED_PREFIX} characters; null when {@code q} has no word of
-     * {@value OrderIndex#SHORTEST_PREFIX} characters or more (such a search filters a scan instead).
+     * The word of {@code q} whose index entries a search reads: of its words of {@value OrderIndex#SHORTEST_PREFIX}
+     * characters or more (each cut to {@value OrderIndex#INDEXED_PREFIX}), the one with the fewest entries, counted up
+     * to {@value #FEWEST_COUNTED}; null when it has none (such a search filters a scan instead).
      */
-    static String searchWord(String q) {
+    static String searchWord(List<ReadOnlyKeyValueStore<String, byte[]>> stores, String q) {
         if (q == null) {
             return null;
         }
-        String longest = null;
+        String chosen = null;
+        int fewest = Integer.MAX_VALUE;
         for (String word : OrderIndex.words(q)) {
-            if (longest == null || word.length() > longest.length()) {
-                longest = word;
+            if (word.length() < OrderIndex.SHORTEST_PREFIX) {
+                continue;
+            }
+            String indexed = word.substring(0, Math.min(word.length(), OrderIndex.INDEXED_PREFIX));
+            int entries;
+            try (IndexScan scan = IndexScan.prefixed(stores, OrderIndex.byWord(indexed), null, null)) {
+                entries = scan.count(FEWEST_COUNTED);
+            }
+            if (entries < fewest || entries == fewest && indexed.length() > chosen.length()) {
+                chosen = indexed;
+                fewest = entries;
             }
         }
-        if (longest == null || longest.length() < OrderIndex.SHORTEST_PREFIX) {
-            return null;
-        }
-        return longest.substring(0, Math.min(longest.length(), OrderIndex.INDEXED_PREFIX));
+        return chosen;
     }
 
     /** The keys of an index in creation order, within the query's creation range, from {@code from} on. */
