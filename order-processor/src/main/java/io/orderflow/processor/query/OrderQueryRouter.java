@@ -130,7 +130,7 @@ public class OrderQueryRouter {
                     : "Order " + orderId + " was archived at " + java.time.Instant.ofEpochMilli(archivedAt)
                     + ", when its retention after it ended ran out; its final state is on the "
                     + io.orderflow.schemas.topics.Topics.ORDERS_ARCHIVE.name() + " topic"));
-        }).onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()));
+        }).subscribeOn(READS).onErrorResume(InvalidStateStoreException.class, e -> Mono.just(unavailable()));
     }
 
     /** The view of a state as the orders store holds it. */
