@@ -172,13 +172,15 @@ public final class OrderIndexReads {
         boolean ranged = query.since() != null || query.until() != null;
         boolean partial = false;
         if (!searched && !ranged) {
-            for (OrderStatus status : OrderStatus.values()) {
-                String counter = OrderIndex.counter(query.type(), status.wire());
-                long sum = 0;
-                for (ReadOnlyKeyValueStore<String, byte[]> store : stores) {
-                    sum += IndexedStore.counter(store.get(counter));
+            // one range read per partition: an iterator sees its store at one instant, so a change that moves an
+            // order from one status to another is seen whole or not at all
+            String prefix = OrderIndex.counter(query.type(), "");
+            for (ReadOnlyKeyValueStore<String, byte[]> store : stores) {
+                try (var counters = store.range(prefix, IndexScan.end(prefix))) {
+                    counters.forEachRemaining(counter -> counts.computeIfPresent(
+                            counter.key.substring(prefix.length()),
+                            (status, sum) -> sum + IndexedStore.counter(counter.value)));
                 }
-                counts.put(status.wire(), sum);
             }
         } else if (!searched) {
             for (OrderStatus status : OrderStatus.values()) {
