@@ -17,7 +17,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The one seeded outcome that needs a long wait to run out: a B2B order whose payment never arrives. With
  * {@code TIME_SCALE} set so that its 30 days last 3 seconds, the wait closes on its {@code timeout} branch and the
- * order ends {@code cancelled} at the flow's {@code unpaid} End node.
+ * order ends {@code cancelled} at the flow's {@code unpaid} End node. With {@code ORDER_RETENTION} of a few seconds, the
+ * ended order is then archived: its read answers 404 saying so, and the list and the counts no longer have it.
  */
 class PaymentTimeoutEndToEndTest {
 
@@ -28,9 +29,11 @@ class PaymentTimeoutEndToEndTest {
     void a_b2b_order_whose_payment_never_arrives_is_cancelled_when_its_wait_runs_out() {
         // The services read TIME_SCALE like any setting; a system property stands in for the environment here.
         System.setProperty("TIME_SCALE", String.valueOf(TIME_SCALE));
+        System.setProperty("ORDER_RETENTION", "4s");
         try (StandaloneSystem system = StandaloneSystem.start(new StandaloneSettings(0,
                 TestKafka.uniqueStateDir("payment-timeout-e2e"), Optional.empty(), 0))) {
             System.clearProperty("TIME_SCALE");
+            System.clearProperty("ORDER_RETENTION");
             WebTestClient http = SharedStandalone.client(system);
             String orderId = Json.MAPPER.readTree(http.post().uri("/api/v1/orders")
                     .contentType(MediaType.APPLICATION_JSON)
@@ -61,7 +64,22 @@ class PaymentTimeoutEndToEndTest {
             http.post().uri("/api/v1/orders/" + orderId + "/events").contentType(MediaType.APPLICATION_JSON)
                     .bodyValue(Map.of("event", "payment.received")).exchange()
                     .expectStatus().isOk().expectBody().json("{\"delivered\": false}", true);
+
+            // and once ORDER_RETENTION has passed since it ended, the order is archived
+            await().atMost(Duration.ofSeconds(30)).until(() -> http.get().uri("/api/v1/orders/" + orderId)
+                    .exchange().returnResult(String.class).getStatus().value() == 404);
+            JsonNode archived = Json.MAPPER.readTree(http.get().uri("/api/v1/orders/" + orderId).exchange()
+                    .expectStatus().isNotFound().expectBody().returnResult().getResponseBody());
+            assertThat(archived.get("error").asString()).startsWith("Order " + orderId + " was archived at ")
+                    .endsWith("its final state is on the orders-archive topic");
+            assertThat(Json.MAPPER.readTree(http.get().uri("/api/v1/orders?q=cus_slow_payer").exchange()
+                    .expectStatus().isOk().expectBody().returnResult().getResponseBody()).get("orders")).isEmpty();
+            JsonNode counts = Json.MAPPER.readTree(http.get().uri("/api/v1/orders/counts?q=cus_slow_payer").exchange()
+                    .expectStatus().isOk().expectBody().returnResult().getResponseBody());
+            assertThat(counts.get("total").asLong()).isZero();
+            assertThat(counts.get("retentionMs").asLong()).isEqualTo(4_000);
         } finally {
+            System.clearProperty("ORDER_RETENTION");
             System.clearProperty("TIME_SCALE");
         }
     }
