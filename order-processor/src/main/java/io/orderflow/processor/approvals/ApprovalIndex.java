@@ -35,17 +35,7 @@ public final class ApprovalIndex {
     private static final Serializer<ApprovalRow> ROW_WRITER = ROWS.serializer();
     private static final Deserializer<ApprovalRow> ROW_READER = ROWS.deserializer();
 
-    public static final IndexedStore.Indexer INDEXER = new IndexedStore.Indexer() {
-        @Override
-        public IndexedStore.Derived derive(String key, byte[] value) {
-            return derived(key, read(value));
-        }
-
-        @Override
-        public boolean isRow(String key) {
-            return !key.startsWith("~");
-        }
-    };
+    public static final IndexedStore.Indexer INDEXER = (key, value) -> derived(key, read(value));
 
     /** A page of the inbox: its rows and, when more follow, the cursor position of its last row. */
     public record Page(List<JsonNode> rows, Position next) {

@@ -48,14 +48,23 @@ import java.util.Set;
  */
 public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
 
-    /** What one row adds to the store beside itself. */
+    /**
+     * What one row adds to the store beside itself: the index entries and counters of the row {@code key} with
+     * {@code value} ({@code value} is never null). Every derived key starts with {@value #DERIVED}, which no row key
+     * may start with ({@link #isRow}).
+     */
+    @FunctionalInterface
     public interface Indexer {
 
-        /** The index entries and counters of the row {@code key} with {@code value}; {@code value} is never null. */
         Derived derive(String key, byte[] value);
+    }
 
-        /** Whether a key is a row's (rather than an index entry or a counter). */
-        boolean isRow(String key);
+    /** The first character of every index entry's and counter's key: it sorts after every row key. */
+    public static final String DERIVED = "~";
+
+    /** Whether a key is a row's (rather than an index entry or a counter). */
+    public static boolean isRow(String key) {
+        return !key.startsWith(DERIVED);
     }
 
     /**
@@ -107,7 +116,7 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
     @Override
     public void put(Bytes key, byte[] value) {
         String name = new String(key.get(), StandardCharsets.UTF_8);
-        if (!indexer.isRow(name)) {
+        if (!isRow(name)) {
             throw new IllegalArgumentException("Not a row key of store " + name() + ": " + name);
         }
         Writes writes = new Writes();
@@ -245,7 +254,7 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
             while (all.hasNext()) {
                 KeyValue<Bytes, byte[]> row = all.next();
                 String name = new String(row.key.get(), StandardCharsets.UTF_8);
-                if (indexer.isRow(name)) {
+                if (isRow(name)) {
                     writes.added(name, row.value);
                     if (++pending == 10_000) {
                         writes.writeEntries();
@@ -268,7 +277,7 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
         Writes writes = new Writes();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             String key = new String(record.key(), StandardCharsets.UTF_8);
-            if (indexer.isRow(key)) {
+            if (isRow(key)) {
                 writes.row(key, Bytes.wrap(record.key()), record.value());
             }
         }

@@ -49,17 +49,7 @@ public final class OrderIndex {
     private static final Deserializer<OrderIndexRow> ROW_READER = ROWS.deserializer();
 
     /** The store's indexer: the entries and counters of one row. */
-    public static final IndexedStore.Indexer INDEXER = new IndexedStore.Indexer() {
-        @Override
-        public IndexedStore.Derived derive(String key, byte[] value) {
-            return derived(key, read(value));
-        }
-
-        @Override
-        public boolean isRow(String key) {
-            return OrderIndex.isRow(key);
-        }
-    };
+    public static final IndexedStore.Indexer INDEXER = (key, value) -> derived(key, read(value));
 
     private OrderIndex() {
     }
@@ -85,7 +75,7 @@ public final class OrderIndex {
 
     /** Every derived key starts with {@code ~}, which sorts after every row key and never starts an order id. */
     public static boolean isRow(String key) {
-        return !key.startsWith("~");
+        return IndexedStore.isRow(key);
     }
 
     public static byte[] write(OrderIndexRow row) {
