@@ -213,20 +213,20 @@ final class MailReader {
     }
 
     /**
-     * The topmost run of {@code Authentication-Results} headers: from the first one down to the first header of
-     * another name. A relay adds its own on top of the mail (RFC 8601, section 5); any further down were written
-     * before it, by whoever sent the mail.
+     * The topmost run of {@code Authentication-Results} headers: the ones from the very first header line of the mail
+     * down to the first header of another name. A relay adds its own on top of the mail (RFC 8601, section 5); a run
+     * that starts further down (below a {@code Received}, say) was written before the relay saw the mail, by whoever
+     * sent it, and is not read. A mail whose first header is not an {@code Authentication-Results} has none.
      */
     private static List<String> topmostAuthenticationResults(MimeMessage message) throws MessagingException {
         List<String> run = new ArrayList<>();
         Enumeration<Header> headers = message.getAllHeaders();
         while (headers.hasMoreElements()) {
             Header header = headers.nextElement();
-            if (header.getName().equalsIgnoreCase("Authentication-Results")) {
-                run.add(header.getValue());
-            } else if (!run.isEmpty()) {
+            if (!header.getName().equalsIgnoreCase("Authentication-Results")) {
                 break;
             }
+            run.add(header.getValue());
         }
         return List.copyOf(run);
     }

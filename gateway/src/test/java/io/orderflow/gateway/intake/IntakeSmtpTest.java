@@ -228,6 +228,38 @@ class IntakeSmtpTest {
     }
 
     @Test
+    void a_forged_header_the_relay_added_nothing_above_but_its_received_line_is_not_read() {
+        String messageId = messageId();
+        // The relay skipped its checks (an authenticated submission, a milter not run) and only stamped Received on
+        // top; under it the sender's own first line claims the relay's pass.
+        String raw = "Received: from laptop.attacker.example by mx.orderflow.local; Mon, 23 Nov 2026 10:00:00 +0000\r\n"
+                + mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "3 x WIDGET-1\n");
+
+        SmtpClient.Answer answer = send("orders@orderflow.example", raw);
+
+        assertThat(answer.text()).isEqualTo("550 5.7.1 Sender authentication failed for buyer@acme.example: "
+                + "the mail has no Authentication-Results from the trusted relay");
+        assertNothingStarted(messageId);
+    }
+
+    @Test
+    void a_forged_pass_directly_under_the_relays_own_header_does_not_outvote_it() {
+        String messageId = messageId();
+        // The relay's header on the first line, the sender's forgery with the same authserv-id right under it.
+        String results = "mx.orderflow.local; dmarc=none header.from=acme.example; spf=softfail smtp.mailfrom=acme.example\r\n"
+                + "Authentication-Results: mx.orderflow.local; dmarc=pass header.from=acme.example; "
+                + "spf=pass smtp.mailfrom=acme.example; dkim=pass header.d=acme.example";
+
+        SmtpClient.Answer answer = send("orders@orderflow.example",
+                mail("buyer@acme.example", messageId, results, "3 x WIDGET-1\n"));
+
+        assertThat(answer.code()).isEqualTo(550);
+        assertThat(answer.text()).contains("5.7.1 Sender authentication failed for buyer@acme.example")
+                .contains("dmarc=none").doesNotContain(TRUSTED_AUTHSERV_ID);
+        assertNothingStarted(messageId);
+    }
+
+    @Test
     void the_body_of_a_refused_mail_is_never_parsed_and_a_pdf_in_it_is_not_opened() {
         String fromStranger = messageId();
         String notAllowed = messageId();
