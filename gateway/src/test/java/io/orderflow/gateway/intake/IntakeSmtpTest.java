@@ -437,7 +437,58 @@ class IntakeSmtpTest {
         assertThat(GreenMailUtil.getBody(replyTo(messageId))).contains("Read from: the mail text, po-4712.pdf");
     }
 
+    @Test
+    void a_pdf_compression_bomb_is_not_read_and_the_reply_says_so_while_the_mail_text_starts_the_order()
+            throws Exception {
+        String messageId = messageId();
+        String raw = withPdf(messageId, "3 x WIDGET-1\r\n", "bomb.pdf", Pdfs.bomb(256L * 1024 * 1024));
+
+        SmtpClient.Answer answer = send("orders@orderflow.example", raw);
+
+        assertThat(answer.code()).isEqualTo(250);
+        assertThat(started(messageId).input().get("documentText").asString()).isEqualTo("3 x WIDGET-1");
+        assertThat(GreenMailUtil.getBody(replyTo(messageId))).contains("Read from: the mail text")
+                .contains("Not read: bomb.pdf: its content unpacks to more than 32 MiB");
+    }
+
+    @Test
+    void a_mail_whose_only_text_is_a_pdf_compression_bomb_is_refused_with_the_reason() throws Exception {
+        String messageId = messageId();
+        String raw = withPdf(messageId, "", "bomb.pdf", Pdfs.bomb(256L * 1024 * 1024));
+
+        SmtpClient.Answer answer = send("orders@orderflow.example", raw);
+
+        assertThat(answer.text()).startsWith("550 5.6.0 No order text found (not read: bomb.pdf: its content "
+                + "unpacks to more than 32 MiB)");
+        assertNothingStarted(messageId);
+    }
+
     // ---- helpers -------------------------------------------------------------------------------------------------
+
+    /** A mail from a customer with {@code text} as its body and {@code pdf} attached. */
+    private static String withPdf(String messageId, String text, String fileName, byte[] pdf) {
+        return """
+                Authentication-Results: mx.orderflow.local; dmarc=pass header.from=acme.example\r
+                From: buyer@acme.example\r
+                To: orders@orderflow.example\r
+                Subject: PO 4714\r
+                Message-ID: %s\r
+                MIME-Version: 1.0\r
+                Content-Type: multipart/mixed; boundary="b1"\r
+                \r
+                --b1\r
+                Content-Type: text/plain; charset=UTF-8\r
+                \r
+                %s\r
+                --b1\r
+                Content-Type: application/pdf; name="%s"\r
+                Content-Disposition: attachment; filename="%s"\r
+                Content-Transfer-Encoding: base64\r
+                \r
+                %s\r
+                --b1--\r
+                """.formatted(messageId, text, fileName, fileName, Base64.getMimeEncoder().encodeToString(pdf));
+    }
 
     /** A mail whose attachment says it is a PDF and is not one: opening it fails. */
     private static String withBrokenPdf(String from, String messageId, String authenticationResults) {
