@@ -259,7 +259,8 @@ class AuthFlowsTest {
         long started = System.nanoTime();
         GatewayDeployment.post(http, "/api/v1/team/people", PASSWORD, hostile).expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.issues[0].path").isEqualTo("/email");
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+        // the quadratic check takes over 100 s here; the bound leaves room for a busy machine
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
 
         for (String malformed : List.of("sam@example", "sam@.com", "sam@example.", "sam@@example.com",
                 "@example.com", "sam smith@example.com")) {
