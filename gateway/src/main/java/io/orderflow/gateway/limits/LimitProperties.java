@@ -26,8 +26,8 @@ public record LimitProperties(int readsPerMinute, int chatsPerMinute, int chatsP
 
     public LimitProperties {
         readsPerMinute = readsPerMinute > 0 ? readsPerMinute : 3000;
-        chatsPerMinute = chatsPerMinute > 0 ? chatsPerMinute : 10;
-        chatsPerOrderPerMinute = chatsPerOrderPerMinute > 0 ? chatsPerOrderPerMinute : 20;
+        chatsPerMinute = chatsPerMinute > 0 ? chatsPerMinute : 20;
+        chatsPerOrderPerMinute = chatsPerOrderPerMinute > 0 ? chatsPerOrderPerMinute : 30;
         socketsPerCaller = socketsPerCaller > 0 ? socketsPerCaller : 20;
         modelThreads = modelThreads > 0 ? modelThreads : 4;
         passwordThreads = passwordThreads > 0 ? passwordThreads : 2;

@@ -3,7 +3,6 @@ package io.orderflow.gateway.limits;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.auth.CallerAuthentication;
 import io.orderflow.gateway.auth.ClientAddress;
-import io.orderflow.schemas.commands.Caller;
 import java.security.Principal;
 import java.time.Clock;
 import java.util.OptionalLong;
@@ -57,13 +56,9 @@ public class ReadRateLimit implements WebFilter {
                 });
     }
 
-    /** The key a caller is counted under. */
-    static String key(Caller caller, String clientAddress) {
-        return caller.identity() != null ? caller.kind() + ":" + caller.identity() : "address:" + clientAddress;
-    }
-
     private String key(Principal principal, ServerWebExchange exchange) {
-        return principal instanceof CallerAuthentication caller ? key(caller.caller(), clientAddress.of(exchange.getRequest()))
+        return principal instanceof CallerAuthentication caller
+                ? ChatLimits.callerKey(caller.caller(), clientAddress.of(exchange.getRequest()))
                 : "address:" + clientAddress.of(exchange.getRequest());
     }
 }
