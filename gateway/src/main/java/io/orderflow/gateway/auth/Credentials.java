@@ -17,6 +17,13 @@ sealed interface Credentials {
     record SharedPasswordBearer(String value, String clientAddress) implements Credentials {
     }
 
+    /**
+     * {@code INTERNAL_TOKEN}, in {@code X-Internal-Token} or as a bearer value, on the metrics scrape only (the one
+     * route a scraper that is not a person uses).
+     */
+    record InternalTokenValue(String value, String clientAddress) implements Credentials {
+    }
+
     /** The dashboard session cookie. */
     record SessionCookie(String value) implements Credentials {
     }

@@ -1,12 +1,14 @@
 package io.orderflow.gateway.auth;
 
 import io.orderflow.gateway.auth.Credentials.ApiTokenValue;
+import io.orderflow.gateway.auth.Credentials.InternalTokenValue;
 import io.orderflow.gateway.auth.Credentials.Nothing;
 import io.orderflow.gateway.auth.Credentials.Presented;
 import io.orderflow.gateway.auth.Credentials.SessionCookie;
 import io.orderflow.gateway.auth.Credentials.SharedPasswordBearer;
 import io.orderflow.gateway.auth.Principals.ApiToken;
 import io.orderflow.gateway.auth.Principals.Person;
+import io.orderflow.internal.InternalToken;
 import io.orderflow.schemas.commands.Caller;
 import java.time.Clock;
 import org.springframework.security.authentication.BadCredentialsException;
@@ -27,19 +29,23 @@ public class PrincipalAuthenticator implements ReactiveAuthenticationManager {
 
     static final Caller SHARED_PASSWORD = new Caller("password", null, "operator");
     static final String SIGN_IN_NEEDED = "Sign in, or send an API token";
+    /** Whoever holds {@code INTERNAL_TOKEN}, on the metrics scrape: Prometheus. */
+    static final Caller INTERNAL = new Caller("internal", "internal-token", "operator");
 
     private final PrincipalDirectory directory;
     private final Sessions sessions;
     private final AuthProperties settings;
     private final GuessLimiter guesses;
+    private final InternalToken internalToken;
     private final Clock clock;
 
     public PrincipalAuthenticator(PrincipalDirectory directory, Sessions sessions, AuthProperties settings,
-                                  GuessLimiter guesses, Clock clock) {
+                                  GuessLimiter guesses, InternalToken internalToken, Clock clock) {
         this.directory = directory;
         this.sessions = sessions;
         this.settings = settings;
         this.guesses = guesses;
+        this.internalToken = internalToken;
         this.clock = clock;
     }
 
@@ -59,6 +65,7 @@ public class PrincipalAuthenticator implements ReactiveAuthenticationManager {
         return directory.loaded().then(Mono.fromCallable(() -> switch (credentials) {
             case ApiTokenValue token -> token(token.value());
             case SharedPasswordBearer bearer -> sharedPassword(bearer);
+            case InternalTokenValue internal -> internal(internal);
             case SessionCookie cookie -> session(cookie.value());
             case Nothing nothing -> nothing();
         }));
@@ -83,6 +90,16 @@ public class PrincipalAuthenticator implements ReactiveAuthenticationManager {
         }
         guesses.record(bearer.clientAddress());
         return fail("Wrong bearer value: send an API token or the shared password");
+    }
+
+    /** A wrong value counts as a guess, as a wrong shared password does. */
+    private Authentication internal(InternalTokenValue presented) {
+        guesses.check(presented.clientAddress());
+        if (internalToken.value().isPresent() && internalToken.accepts(presented.value())) {
+            return new CallerAuthentication(INTERNAL, null);
+        }
+        guesses.record(presented.clientAddress());
+        return fail("Wrong internal token");
     }
 
     private Authentication session(String cookieValue) {

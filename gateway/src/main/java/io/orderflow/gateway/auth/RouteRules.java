@@ -46,6 +46,9 @@ public final class RouteRules {
         }
     }
 
+    /** The Prometheus scrape. */
+    public static final String METRICS = "/actuator/prometheus";
+
     public static final List<Rule> RULES = Stream.concat(Stream.of(
             rule("GET", "/health", Need.NONE),
             rule("GET", "/api/v1/openapi.json", Need.NONE),
@@ -83,6 +86,9 @@ public final class RouteRules {
             rule("DELETE", "/api/v1/team/tokens/{id}", Need.OPERATOR),
             // beyond the contract: the audit log says who changed whom on the team, for operators only
             rule("GET", "/api/v1/team/audit", Need.OPERATOR),
+            // beyond the contract: the metrics scrape (incidents, lag, orders in flight), for operators and for
+            // Prometheus with INTERNAL_TOKEN (not in the OpenAPI document)
+            rule("GET", METRICS, Need.OPERATOR),
             // the dashboard's scripts and styles; its pages follow (not in the OpenAPI document). A page needs no
             // sign-in: it shows the sign-in form when GET /api/v1/auth/me answers 401, and the API guards the data
             rule("GET", DashboardPages.ASSETS, Need.NONE)),

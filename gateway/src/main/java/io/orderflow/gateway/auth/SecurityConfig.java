@@ -2,6 +2,7 @@ package io.orderflow.gateway.auth;
 
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.auth.Credentials.ApiTokenValue;
+import io.orderflow.gateway.auth.Credentials.InternalTokenValue;
 import io.orderflow.gateway.auth.Credentials.Nothing;
 import io.orderflow.gateway.auth.Credentials.Presented;
 import io.orderflow.gateway.auth.Credentials.SessionCookie;
@@ -9,6 +10,7 @@ import io.orderflow.gateway.auth.Credentials.SharedPasswordBearer;
 import io.orderflow.gateway.auth.RouteRules.Need;
 import io.orderflow.gateway.auth.RouteRules.Rule;
 import io.orderflow.gateway.caller.Role;
+import io.orderflow.internal.InternalToken;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpCookie;
@@ -51,10 +53,11 @@ class SecurityConfig {
 
     @Bean
     SecurityWebFilterChain securityChain(ServerHttpSecurity http, PrincipalAuthenticator authenticator,
-                                         ClientAddress clientAddress) {
+                                         ClientAddress clientAddress, InternalToken internalToken) {
         AuthenticationWebFilter authentication = new AuthenticationWebFilter(authenticator);
         authentication.setServerAuthenticationConverter(new DelegatingServerAuthenticationConverter(
-                bearer(clientAddress), sessionCookie(), nothingOnAnOpenDeployment(authenticator)));
+                internalTokenOnMetrics(internalToken, clientAddress), bearer(clientAddress), sessionCookie(),
+                nothingOnAnOpenDeployment(authenticator)));
         authentication.setRequiresAuthenticationMatcher(routesWithCallers());
         authentication.setSecurityContextRepository(NoOpServerSecurityContextRepository.getInstance());
         authentication.setAuthenticationFailureHandler((exchange, e) -> Mono.error(
@@ -109,6 +112,29 @@ class SecurityConfig {
         return exchange -> RouteRules.of(exchange.getRequest())
                 .filter(rule -> rule.need() == Need.NONE || rule.need() == Need.SIGNATURE).isPresent()
                 ? MatchResult.notMatch() : MatchResult.match();
+    }
+
+    /**
+     * On the metrics scrape only, and only while {@code INTERNAL_TOKEN} is set: {@code X-Internal-Token}, or a bearer
+     * value that is the internal token (Prometheus' {@code authorization} setting sends a bearer). Any other bearer
+     * goes on to {@link #bearer}.
+     */
+    private static ServerAuthenticationConverter internalTokenOnMetrics(InternalToken token,
+                                                                        ClientAddress clientAddress) {
+        return exchange -> {
+            var request = exchange.getRequest();
+            if (token.value().isEmpty() || !RouteRules.METRICS.equals(request.getPath().pathWithinApplication().value())) {
+                return Mono.empty();
+            }
+            String header = request.getHeaders().getFirst(InternalToken.HEADER);
+            String authorization = request.getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+            if (header == null && authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+                    && token.accepts(authorization.substring(7).strip())) {
+                header = authorization.substring(7).strip();
+            }
+            return header == null ? Mono.empty()
+                    : Mono.just(new Presented(new InternalTokenValue(header, clientAddress.of(request))));
+        };
     }
 
     /** {@code Authorization: Bearer <value>}: an API token by its prefix, otherwise the shared password. */

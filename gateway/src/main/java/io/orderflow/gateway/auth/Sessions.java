@@ -10,7 +10,8 @@ import java.util.Optional;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
+import io.orderflow.gateway.limits.Pools;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * Dashboard sessions: sign-in (a person by email and password, or the shared password alone), sign-out, and whether
@@ -28,16 +29,18 @@ public class Sessions {
     private final AuthProperties settings;
     private final PasswordEncoder passwords;
     private final GuessLimiter guesses;
+    private final Scheduler hashing;
     private final Clock clock;
     /** Compared against when the email is unknown, so a wrong email takes as long as a wrong password. */
     private final String decoyHash;
 
     public Sessions(PrincipalDirectory directory, AuthProperties settings, PasswordEncoder passwords,
-                    GuessLimiter guesses, Clock clock) {
+                    GuessLimiter guesses, Pools pools, Clock clock) {
         this.directory = directory;
         this.settings = settings;
         this.passwords = passwords;
         this.guesses = guesses;
+        this.hashing = pools.passwords();
         this.clock = clock;
         this.decoyHash = passwords.encode(Secrets.random(16));
     }
@@ -61,7 +64,7 @@ public class Sessions {
             }
             return directory.save(session.get())
                     .thenReturn(new SignedIn(cookie, session.get(), caller(session.get()).orElseThrow()));
-        }).subscribeOn(Schedulers.boundedElastic())); // a password hash check takes tens of milliseconds
+        }).subscribeOn(hashing)); // a password hash check takes tens of milliseconds, on its own pool
     }
 
     /** A signed-in session: the cookie value goes to the browser once; only its digest is stored. */

@@ -31,7 +31,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
+import io.orderflow.gateway.limits.Pools;
+import reactor.core.scheduler.Scheduler;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -55,11 +56,13 @@ class TeamController {
     private final PasswordEncoder passwords;
     private final Clock clock;
     private final Access access;
+    private final Scheduler hashing;
     private final AtomicLong auditSequence = new AtomicLong();
 
     TeamController(PrincipalDirectory directory, PrincipalAuthenticator authenticator, AuthProperties settings,
-                   RequestValidator validator, PasswordEncoder passwords, Clock clock, Access access) {
+                   RequestValidator validator, PasswordEncoder passwords, Clock clock, Access access, Pools pools) {
         this.access = access;
+        this.hashing = pools.passwords();
         this.directory = directory;
         this.authenticator = authenticator;
         this.settings = settings;
@@ -135,7 +138,7 @@ class TeamController {
                 throw ApiException.conflict("Somebody with the email " + email + " is already on the team");
             }
             String password = request.has("password") ? request.get("password").asString() : Secrets.random(16);
-            return Mono.fromCallable(() -> passwords.encode(password)).subscribeOn(Schedulers.boundedElastic())
+            return Mono.fromCallable(() -> passwords.encode(password)).subscribeOn(hashing)
                     .flatMap(hash -> {
                         Person person = new Person("usr_" + Secrets.random(9), email,
                                 request.get("name").asString().strip(), role, false, hash, clock.millis(), 0);
@@ -201,7 +204,7 @@ class TeamController {
         return caller(exchange).flatMap(caller -> {
             Person person = existing(id);
             String password = Secrets.random(16);
-            return Mono.fromCallable(() -> passwords.encode(password)).subscribeOn(Schedulers.boundedElastic())
+            return Mono.fromCallable(() -> passwords.encode(password)).subscribeOn(hashing)
                     .map(person::withPasswordHash)
                     .flatMap(reset -> directory.save(reset)
                             .then(audit(caller, "person.password_reset", person.id(), person.email(),

@@ -25,6 +25,7 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
+import io.orderflow.gateway.limits.Pools;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -86,7 +87,10 @@ public class OpsChat implements DisposableBean {
     private final ProcessorClient processor;
     private final ChatTools tools;
     private final Optional<ChatModel> model;
+    /** Reads of the order and marking proposals: short, blocking. */
     private final Scheduler scheduler = Schedulers.boundedElastic();
+    /** Chat turns (model calls): the bounded chat pool ({@link Pools#chat}), once wired. */
+    private Scheduler turns = Schedulers.boundedElastic();
     private ChatMeters meters = ChatMeters.NONE;
 
     @Autowired
@@ -99,6 +103,11 @@ public class OpsChat implements DisposableBean {
         this.processor = processor;
         this.model = model;
         this.tools = new ChatTools(commands, OpsChat::newId);
+    }
+
+    @Autowired
+    void pools(Pools pools) {
+        this.turns = pools.chat();
     }
 
     @Autowired(required = false)
@@ -126,7 +135,7 @@ public class OpsChat implements DisposableBean {
      * finished. An order that does not exist fails with 404 before any model turn.
      */
     public Mono<String> chat(String orderId, String text, Caller caller) {
-        return Mono.fromCallable(() -> run(orderId, text, caller)).subscribeOn(scheduler);
+        return Mono.fromCallable(() -> run(orderId, text, caller)).subscribeOn(turns);
     }
 
     /** Rule 1: at most 4000 characters, never cutting a surrogate pair in half. */

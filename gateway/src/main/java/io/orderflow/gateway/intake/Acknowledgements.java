@@ -121,6 +121,9 @@ public class Acknowledgements {
             text.append("  Only the first ").append(MailReader.MAX_DOCUMENT_CHARS)
                     .append(" characters were read.\n");
         }
+        for (String notRead : mail.notRead()) {
+            text.append("  Not read: ").append(notRead).append('\n');
+        }
         JsonNode lines = state.map(Acknowledgements::lines).orElseGet(Json.MAPPER::createArrayNode);
         if (!lines.isEmpty()) {
             text.append("  Order lines:\n");

@@ -15,9 +15,11 @@ import java.util.List;
  *                            {@link MailReader#MAX_DOCUMENT_CHARS} characters
  * @param readFrom            where the text came from: {@code the mail text}, attachment file names
  * @param truncated           true when the text was longer and was cut
+ * @param notRead             attachments, or parts of them, left unread and why ({@code po.pdf: its content
+ *                            unpacks to more than 32 MiB}), for the sender
  * @param automatic           an automatic mail (Auto-Submitted, a bulk or list Precedence): never replied to
  */
 record InboundMail(String sender, String messageId, String subject, String references,
                    List<String> authenticationResults, String documentText, List<String> readFrom,
-                   boolean truncated, boolean automatic) {
+                   boolean truncated, List<String> notRead, boolean automatic) {
 }

@@ -102,7 +102,9 @@ public class MailIntake {
         }
         InboundMail mail = opened.read();
         if (mail.documentText().isBlank()) {
-            throw IntakeRefusal.unreadable("No order text found: write the order lines in the mail, one per line "
+            throw IntakeRefusal.unreadable("No order text found" + (mail.notRead().isEmpty() ? ""
+                    : " (not read: " + String.join("; ", mail.notRead()) + ")")
+                    + ": write the order lines in the mail, one per line "
                     + "such as \"3 x WIDGET-1\", or attach them as a text or PDF file");
         }
         FlowVersion flow = block(flows.resolve(flowId, null));

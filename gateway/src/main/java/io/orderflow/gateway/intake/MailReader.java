@@ -21,9 +21,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
-import org.apache.pdfbox.Loader;
-import org.apache.pdfbox.pdmodel.PDDocument;
-import org.apache.pdfbox.text.PDFTextStripper;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
@@ -35,7 +32,8 @@ import org.jsoup.select.NodeVisitor;
  * Parses a raw mail (RFC 5322, MIME) into an {@link InboundMail}: the sender, the Message-ID, and the text to read an
  * order from, which is the text body (plain text, else HTML without its tags) followed by the text of every
  * {@code text/*} and PDF attachment, cut at {@value #MAX_DOCUMENT_CHARS} characters (the limit of
- * {@code input.documentText}).
+ * {@code input.documentText}). A PDF is read within the bounds of {@link PdfText}; one that breaks them is named,
+ * with the reason, in {@link InboundMail#notRead}.
  *
  * <p>In two steps: {@link #open} reads the header only, so intake can check the sender first; {@link Opened#read}
  * parses the body (MIME parts, HTML, PDFs) and runs only for a sender that passed.
@@ -96,7 +94,7 @@ final class MailReader {
                 return new InboundMail(sender, message.getMessageID(),
                         message.getSubject() == null ? "" : message.getSubject(),
                         message.getHeader("References", " "), authenticationResults, text,
-                        List.copyOf(texts.sources), truncated, automatic(message));
+                        List.copyOf(texts.sources), truncated, List.copyOf(texts.notRead), automatic(message));
             } catch (MessagingException | IOException e) {
                 throw IntakeRefusal.unreadable("The mail could not be read: " + e.getMessage());
             }
@@ -108,6 +106,7 @@ final class MailReader {
         private final StringBuilder body = new StringBuilder();
         private final StringBuilder attachments = new StringBuilder();
         private final List<String> sources = new ArrayList<>();
+        private final List<String> notRead = new ArrayList<>();
         private String html;
 
         String joined() {
@@ -132,10 +131,22 @@ final class MailReader {
         boolean attachment = !top && (Part.ATTACHMENT.equalsIgnoreCase(part.getDisposition()) || fileName != null);
         if (part.isMimeType("application/pdf")
                 || (fileName != null && fileName.toLowerCase(Locale.ROOT).endsWith(".pdf"))) {
+            String name = fileName == null ? "a PDF attachment" : fileName;
+            PdfText.Outcome pdf;
             try (InputStream in = part.getInputStream()) {
-                append(texts.attachments, pdfText(in.readAllBytes()));
+                pdf = PdfText.read(in.readAllBytes(), PdfText.Limits.DEFAULT);
             }
-            texts.sources.add(fileName == null ? "a PDF attachment" : fileName);
+            switch (pdf) {
+                case PdfText.Read read -> {
+                    append(texts.attachments, read.text());
+                    texts.sources.add(name);
+                    if (read.pagesLeftOut() > 0) {
+                        texts.notRead.add(name + ": the " + read.pagesLeftOut() + " pages after the first "
+                                + PdfText.Limits.DEFAULT.maxPages());
+                    }
+                }
+                case PdfText.NotRead notRead -> texts.notRead.add(name + ": " + notRead.reason());
+            }
         } else if (attachment && part.isMimeType("text/*")) {
             append(texts.attachments, text(part));
             texts.sources.add(fileName == null ? "a text attachment" : fileName);
@@ -156,12 +167,6 @@ final class MailReader {
             return new String(in.readAllBytes(), charset == null ? StandardCharsets.UTF_8 : Charset.forName(charset));
         } catch (IllegalArgumentException e) {
             throw new IOException("Unknown charset " + charset, e);
-        }
-    }
-
-    private static String pdfText(byte[] pdf) throws IOException {
-        try (PDDocument document = Loader.loadPDF(pdf)) {
-            return new PDFTextStripper().getText(document);
         }
     }
 
@@ -213,20 +218,20 @@ final class MailReader {
     }
 
     /**
-     * The topmost run of {@code Authentication-Results} headers: from the first one down to the first header of
-     * another name. A relay adds its own on top of the mail (RFC 8601, section 5); any further down were written
-     * before it, by whoever sent the mail.
+     * The topmost run of {@code Authentication-Results} headers: the ones from the very first header line of the mail
+     * down to the first header of another name. A relay adds its own on top of the mail (RFC 8601, section 5); a run
+     * that starts further down (below a {@code Received}, say) was written before the relay saw the mail, by whoever
+     * sent it, and is not read. A mail whose first header is not an {@code Authentication-Results} has none.
      */
     private static List<String> topmostAuthenticationResults(MimeMessage message) throws MessagingException {
         List<String> run = new ArrayList<>();
         Enumeration<Header> headers = message.getAllHeaders();
         while (headers.hasMoreElements()) {
             Header header = headers.nextElement();
-            if (header.getName().equalsIgnoreCase("Authentication-Results")) {
-                run.add(header.getValue());
-            } else if (!run.isEmpty()) {
+            if (!header.getName().equalsIgnoreCase("Authentication-Results")) {
                 break;
             }
+            run.add(header.getValue());
         }
         return List.copyOf(run);
     }

@@ -1,9 +1,11 @@
 package io.orderflow.gateway.intake;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -12,10 +14,13 @@ import java.util.TreeMap;
  * and DKIM both passed for domains aligned with it.
  *
  * <p>Only the relay's own results count. A relay adds its header on top of the mail, above everything the sender
- * wrote (RFC 8601, section 5), so the results read are the topmost run of {@code Authentication-Results} headers
- * (see {@link MailReader}) that carry the trusted authserv-id, up to the first header of another authserv-id. A
- * header further down, even one with the trusted id, is the sender's own text. Mail that did not come from a trusted
- * relay's connection is checked with no headers at all.
+ * wrote (RFC 8601, section 5), so the results read are the run of {@code Authentication-Results} headers that starts
+ * at the mail's very first header line (see {@link MailReader}) and carry the trusted authserv-id, up to the first
+ * header of another authserv-id. A mail whose first header is not one of them has no results. Within the run, the
+ * topmost header that reports a method decides it: a header under the relay's, even with the trusted id, is the
+ * sender's own text, and a {@code dmarc=pass} written there does not outvote the relay's {@code dmarc=fail} or
+ * {@code dmarc=none} above it. Mail that did not come from a trusted relay's connection is checked with no headers
+ * at all.
  *
  * <p>The reasons never name the trusted authserv-id: a refusal goes back to whoever sent the mail.
  */
@@ -39,16 +44,20 @@ final class SenderAuthentication {
     static final String NO_RESULTS = "the mail has no Authentication-Results from the trusted relay";
 
     /**
-     * @param topmost the topmost run of {@code Authentication-Results} headers, top first; empty for mail from a
-     *                connection that is not a trusted relay
+     * @param topmost the run of {@code Authentication-Results} headers from the mail's first header line, top
+     *                first; empty for mail from a connection that is not a trusted relay
      */
     static Verdict check(List<String> topmost, String trustedAuthservId, String fromDomain) {
         List<Result> results = new ArrayList<>();
+        Set<String> decided = new HashSet<>();
         for (String header : topmost) {
             if (!authservId(header).equalsIgnoreCase(trustedAuthservId)) {
                 break; // below another relay's header: not added by the trusted relay
             }
-            results.addAll(parse(header, trustedAuthservId));
+            List<Result> own = parse(header, trustedAuthservId);
+            // a method the headers above already reported is theirs to decide
+            own.stream().filter(r -> !decided.contains(r.method())).forEach(results::add);
+            own.forEach(r -> decided.add(r.method()));
         }
         if (results.isEmpty()) {
             return new Verdict(false, NO_RESULTS);

@@ -78,6 +78,9 @@ public class SmtpListener implements SmartLifecycle {
                 .connectionTimeout(IDLE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
                 .maxConnections(MAX_CONNECTIONS)
                 .maxRecipients(MAX_RECIPIENTS)
+                // no Received line of this listener's own on top: the relay's Authentication-Results must stay the
+                // mail's first header line (SenderAuthentication)
+                .insertReceivedHeaders(false)
                 .messageHandlerFactory(Transaction::new)
                 .build();
         server.start();

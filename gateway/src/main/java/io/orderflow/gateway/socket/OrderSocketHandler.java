@@ -1,5 +1,7 @@
 package io.orderflow.gateway.socket;
 
+import io.orderflow.gateway.limits.ChatLimits;
+import java.net.InetSocketAddress;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.auth.CallerAuthentication;
 import io.orderflow.gateway.chat.OpsChat;
@@ -40,6 +42,8 @@ public class OrderSocketHandler implements WebSocketHandler {
     public static final String PATH = "/api/v1/orders/{id}/socket";
     /** The socket's close code for a sign-in that has ended (rule 6). */
     public static final CloseStatus SIGN_IN_ENDED = new CloseStatus(4401, "Sign-in ended");
+    /** The socket's close code for a caller who has {@code SOCKETS_PER_CALLER} sockets open already. */
+    public static final CloseStatus TOO_MANY_SOCKETS = new CloseStatus(4429, "Too many sockets");
     /** The socket's close code for an order that does not exist. */
     public static final CloseStatus ORDER_NOT_FOUND = new CloseStatus(4404, "Order not found");
     /** Chats of one socket that run at once; more wait their turn (a page sends one at a time anyway). */
@@ -50,11 +54,13 @@ public class OrderSocketHandler implements WebSocketHandler {
     private final ProcessorClient processor;
     private final OrderUpdates updates;
     private final SocketCalls calls;
+    private final ChatLimits limits;
 
-    OrderSocketHandler(ProcessorClient processor, OrderUpdates updates, SocketCalls calls) {
+    OrderSocketHandler(ProcessorClient processor, OrderUpdates updates, SocketCalls calls, ChatLimits limits) {
         this.processor = processor;
         this.updates = updates;
         this.calls = calls;
+        this.limits = limits;
     }
 
     @Override
@@ -63,11 +69,23 @@ public class OrderSocketHandler implements WebSocketHandler {
         return session.getHandshakeInfo().getPrincipal().ofType(CallerAuthentication.class)
                 .map(Optional::of).defaultIfEmpty(Optional.empty())
                 // the upgrade already refused a request without a principal; this keeps the socket honest without it
-                .flatMap(upgrade -> upgrade.isPresent() ? serve(session, orderId, upgrade.get())
+                .flatMap(upgrade -> upgrade.isPresent() ? counted(session, orderId, upgrade.get())
                         : session.close(SIGN_IN_ENDED));
     }
 
-    private Mono<Void> serve(WebSocketSession session, String orderId, CallerAuthentication upgrade) {
+    /** Serves the socket while it counts against its caller's {@code SOCKETS_PER_CALLER}; refuses one too many. */
+    private Mono<Void> counted(WebSocketSession session, String orderId, CallerAuthentication upgrade) {
+        InetSocketAddress remote = session.getHandshakeInfo().getRemoteAddress();
+        String caller = ChatLimits.callerKey(upgrade.caller(), remote == null || remote.getAddress() == null
+                ? "unknown" : remote.getAddress().getHostAddress());
+        if (!limits.openSocket(caller)) {
+            String refusal = Json.write(Json.object().put("type", "error").put("error", ChatLimits.TOO_MANY_SOCKETS));
+            return session.send(Mono.just(session.textMessage(refusal))).then(session.close(TOO_MANY_SOCKETS));
+        }
+        return serve(session, orderId, upgrade, caller).doFinally(signal -> limits.closeSocket(caller));
+    }
+
+    private Mono<Void> serve(WebSocketSession session, String orderId, CallerAuthentication upgrade, String caller) {
         // Subscribe to the notices first, then read the state: a change between the two is pushed, never lost.
         // A burst of notices while a read runs collapses into one more read.
         Flux<SocketOut> states = Flux.merge(updates.of(orderId).map(update -> "changed"), Mono.just("connected"))
@@ -81,9 +99,9 @@ public class OrderSocketHandler implements WebSocketHandler {
         Flux<SocketOut> replies = frames
                 .publish(shared -> Flux.merge(
                         shared.filter(text -> !SocketCalls.isChat(text))
-                                .concatMap(text -> calls.call(text, orderId, upgrade)),
+                                .concatMap(text -> calls.call(text, orderId, upgrade, caller)),
                         shared.filter(SocketCalls::isChat)
-                                .flatMap(text -> calls.call(text, orderId, upgrade), CHATS_PER_SOCKET)))
+                                .flatMap(text -> calls.call(text, orderId, upgrade, caller), CHATS_PER_SOCKET)))
                 .concatWith(Mono.just(SocketOut.CLIENT_LEFT));
         AtomicReference<CloseStatus> closeWith = new AtomicReference<>(CloseStatus.NORMAL);
         Flux<WebSocketMessage> out = Flux.merge(states, replies)

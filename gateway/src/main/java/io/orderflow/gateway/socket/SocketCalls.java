@@ -1,5 +1,7 @@
 package io.orderflow.gateway.socket;
 
+import io.orderflow.gateway.limits.ChatLimits;
+import java.util.concurrent.RejectedExecutionException;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.auth.CallerAuthentication;
 import io.orderflow.gateway.auth.PrincipalAuthenticator.SessionEnded;
@@ -40,18 +42,24 @@ class SocketCalls {
     private final SocketParams params;
     private final SocketProposals proposals;
     private final OpsChat chat;
+    private final ChatLimits limits;
 
     SocketCalls(Sessions sessions, CommandBus commands, SocketParams params, SocketProposals proposals,
-                OpsChat chat) {
+                OpsChat chat, ChatLimits limits) {
         this.sessions = sessions;
         this.commands = commands;
         this.params = params;
         this.proposals = proposals;
         this.chat = chat;
+        this.limits = limits;
     }
 
-    /** One call, answered with its result or its error; an ended sign-in also ends the socket. */
-    Mono<SocketOut> call(String text, String orderId, CallerAuthentication upgrade) {
+    /**
+     * One call, answered with its result or its error; an ended sign-in also ends the socket.
+     *
+     * @param callerKey whom the socket's chat messages count against ({@link ChatLimits#callerKey})
+     */
+    Mono<SocketOut> call(String text, String orderId, CallerAuthentication upgrade, String callerKey) {
         JsonNode request;
         try {
             request = Json.MAPPER.readTree(text);
@@ -84,7 +92,7 @@ class SocketCalls {
         ObjectNode args = given == null || given.isNull() ? Json.object() : ((ObjectNode) given).deepCopy();
         PRINCIPAL_FIELDS.forEach(args::remove);
         if (method.get() == SocketMethod.CHAT) {
-            return chat(id, orderId, args, caller);
+            return chat(id, orderId, args, caller, callerKey);
         }
         JsonNode proposalId = args.remove(SocketProposals.PROPOSAL_ID);
         if (proposalId != null && !proposalId.isNull() && method.get() != SocketMethod.DELIVER) {
@@ -99,6 +107,8 @@ class SocketCalls {
                 .onErrorResume(ApiException.class, e -> Mono.just(SocketOut.error(id, e)));
     }
 
+    static final String BUSY = "The chat is busy; try again in a moment";
+
     /** Whether a frame calls {@code chat} (a frame that is not a JSON object is not). */
     static boolean isChat(String text) {
         try {
@@ -110,7 +120,7 @@ class SocketCalls {
     }
 
     /** {@code chat(text)}: the ops chat's loop; the result is {@code { ok: true, reply }} once it has finished. */
-    private Mono<SocketOut> chat(JsonNode id, String orderId, ObjectNode args, Caller caller) {
+    private Mono<SocketOut> chat(JsonNode id, String orderId, ObjectNode args, Caller caller, String callerKey) {
         JsonNode text = args.get("text");
         if (text == null || !text.isString() || text.asString().isBlank()) {
             return Mono.just(SocketOut.error(id, "params.text is required: the chat message"));
@@ -118,9 +128,16 @@ class SocketCalls {
         if (!OrderIds.isOrderId(orderId)) {
             return Mono.just(SocketOut.error(id, "Order " + orderId + " not found"));
         }
+        Optional<String> refused = limits.chat(callerKey, orderId);
+        if (refused.isPresent()) {
+            return Mono.just(SocketOut.error(id, refused.get()));
+        }
         return chat.chat(orderId, text.asString(), caller)
                 .map(reply -> SocketOut.result(id, Json.object().put("ok", true).put("reply", reply)))
                 .onErrorResume(ApiException.class, e -> Mono.just(SocketOut.error(id, e)))
+                .onErrorResume(e -> e instanceof RejectedExecutionException
+                        || e.getCause() instanceof RejectedExecutionException,
+                        e -> Mono.just(SocketOut.error(id, BUSY)))
                 .onErrorResume(e -> {
                     log.warn("The ops chat on {} failed", orderId, e);
                     return Mono.just(SocketOut.error(id, "The chat failed; try again"));

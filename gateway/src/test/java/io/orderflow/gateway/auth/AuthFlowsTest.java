@@ -253,6 +253,28 @@ class AuthFlowsTest {
     // ---- the team's rules ------------------------------------------------------------------------------------------
 
     @Test
+    void a_hostile_email_on_the_team_form_is_refused_at_once_and_a_malformed_one_is_named() {
+        // a run of dots that a backtracking address pattern takes quadratic time over (minutes on the event loop)
+        String hostile = "{\"email\": \"a@" + ".".repeat(200_000) + " \", \"name\": \"X\", \"role\": \"viewer\"}";
+        long started = System.nanoTime();
+        GatewayDeployment.post(http, "/api/v1/team/people", PASSWORD, hostile).expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.issues[0].path").isEqualTo("/email");
+        // the quadratic check takes over 100 s here; the bound leaves room for a busy machine
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
+
+        for (String malformed : List.of("sam@example", "sam@.com", "sam@example.", "sam@@example.com",
+                "@example.com", "sam smith@example.com")) {
+            GatewayDeployment.post(http, "/api/v1/team/people", PASSWORD, "{\"email\": \"" + malformed
+                            + "\", \"name\": \"X\", \"role\": \"viewer\"}").expectStatus().isBadRequest()
+                    .expectBody().jsonPath("$.issues[0].path").isEqualTo("/email")
+                    .jsonPath("$.issues[0].message").isEqualTo("Not an email address, e.g. sam@example.com");
+        }
+        GatewayDeployment.post(http, "/api/v1/team/people", PASSWORD,
+                "{\"email\": \"dots.in.name@mail.example.co.uk\", \"name\": \"X\", \"role\": \"viewer\"}")
+                .expectStatus().isCreated();
+    }
+
+    @Test
     void an_email_is_on_the_team_once() {
         String email = addPerson("viewer");
         post(http, "/api/v1/team/people", PASSWORD, "{\"email\": \"" + email.toUpperCase()

@@ -59,7 +59,8 @@ class AuthMatrixTest {
     private static final List<String> DASHBOARD = List.of("/assets/**", "/", "/sign-in", "/orders", "/orders/{id}",
             "/approvals", "/back-office", "/webhooks", "/team", "/audit", "/flows", "/system");
     private static final List<String> UNDOCUMENTED = java.util.stream.Stream.concat(
-            java.util.stream.Stream.of("/api/v1/openapi.json", "/api/v1/orders/{id}/socket"), DASHBOARD.stream())
+            java.util.stream.Stream.of("/api/v1/openapi.json", "/api/v1/orders/{id}/socket", "/actuator/prometheus"),
+            DASHBOARD.stream())
             .toList();
 
     private static GatewayDeployment open;
@@ -114,9 +115,10 @@ class AuthMatrixTest {
         assertThat(RouteRules.RULES).as("rules for routes that are not in the OpenAPI document")
                 .filteredOn(rule -> !routes.contains(rule)).extracting(Rule::path)
                 // the document does not list itself, nor the order socket's WebSocket upgrade (SocketTest covers it),
-                // nor the dashboard's assets and pages
+                // nor the metrics scrape, nor the dashboard's assets and pages
                 .containsExactlyElementsOf(UNDOCUMENTED);
         routes.addFirst(RouteRules.of("GET", "/api/v1/openapi.json").orElseThrow());
+        routes.addFirst(RouteRules.of("GET", "/actuator/prometheus").orElseThrow());
         // the dashboard's assets and pages are walked too (the socket's upgrade is SocketTest's)
         DASHBOARD.forEach(path -> routes.addFirst(RouteRules.of("GET", path).orElseThrow()));
         return Stream.of(
@@ -188,6 +190,9 @@ class AuthMatrixTest {
         if (path.equals("/api/v1/system")) {
             return Need.OPERATOR; // beyond the contract: the services' readiness parts and the consumer groups
         }
+        if (path.equals("/actuator/prometheus")) {
+            return Need.OPERATOR; // beyond the contract: the metrics show incidents, lag and orders in flight
+        }
         if (path.equals("/api/v1/team/audit")) {
             return Need.OPERATOR; // beyond the contract: who changed whom on the team, for operators only
         }
@@ -236,6 +241,7 @@ class AuthMatrixTest {
             case "GET /api/v1/orders/{id}" -> new Probe(order, "", 200);
             case "GET /api/v1/incidents" -> new Probe("/api/v1/incidents", "", 200);
             case "GET /api/v1/system" -> new Probe("/api/v1/system", "", 200);
+            case "GET /actuator/prometheus" -> new Probe("/actuator/prometheus", "", 200);
             case "POST /api/v1/orders/{id}/events" -> new Probe(order + "/events", "{\"event\": \"x.happened\"}", 200);
             case "POST /api/v1/orders/{id}/approvals/{nodeId}" ->
                     new Probe(order + "/approvals/approval", "{\"decision\": \"approved\"}", 409);

@@ -114,7 +114,7 @@ class AcknowledgementRelayTest {
 
     private static InboundMail mail() {
         return new InboundMail("buyer@acme.example", "<m-1@acme.example>", "PO 4711", null, List.of(),
-                "3 x WIDGET-1", List.of("the mail text"), false, false);
+                "3 x WIDGET-1", List.of("the mail text"), false, List.of(), false);
     }
 
     private static FlowVersion flow() {

@@ -228,6 +228,38 @@ class IntakeSmtpTest {
     }
 
     @Test
+    void a_forged_header_the_relay_added_nothing_above_but_its_received_line_is_not_read() {
+        String messageId = messageId();
+        // The relay skipped its checks (an authenticated submission, a milter not run) and only stamped Received on
+        // top; under it the sender's own first line claims the relay's pass.
+        String raw = "Received: from laptop.attacker.example by mx.orderflow.local; Mon, 23 Nov 2026 10:00:00 +0000\r\n"
+                + mail("buyer@acme.example", messageId, DMARC_PASS + "acme.example", "3 x WIDGET-1\n");
+
+        SmtpClient.Answer answer = send("orders@orderflow.example", raw);
+
+        assertThat(answer.text()).isEqualTo("550 5.7.1 Sender authentication failed for buyer@acme.example: "
+                + "the mail has no Authentication-Results from the trusted relay");
+        assertNothingStarted(messageId);
+    }
+
+    @Test
+    void a_forged_pass_directly_under_the_relays_own_header_does_not_outvote_it() {
+        String messageId = messageId();
+        // The relay's header on the first line, the sender's forgery with the same authserv-id right under it.
+        String results = "mx.orderflow.local; dmarc=none header.from=acme.example; spf=softfail smtp.mailfrom=acme.example\r\n"
+                + "Authentication-Results: mx.orderflow.local; dmarc=pass header.from=acme.example; "
+                + "spf=pass smtp.mailfrom=acme.example; dkim=pass header.d=acme.example";
+
+        SmtpClient.Answer answer = send("orders@orderflow.example",
+                mail("buyer@acme.example", messageId, results, "3 x WIDGET-1\n"));
+
+        assertThat(answer.code()).isEqualTo(550);
+        assertThat(answer.text()).contains("5.7.1 Sender authentication failed for buyer@acme.example")
+                .contains("dmarc=none").doesNotContain(TRUSTED_AUTHSERV_ID);
+        assertNothingStarted(messageId);
+    }
+
+    @Test
     void the_body_of_a_refused_mail_is_never_parsed_and_a_pdf_in_it_is_not_opened() {
         String fromStranger = messageId();
         String notAllowed = messageId();
@@ -405,7 +437,58 @@ class IntakeSmtpTest {
         assertThat(GreenMailUtil.getBody(replyTo(messageId))).contains("Read from: the mail text, po-4712.pdf");
     }
 
+    @Test
+    void a_pdf_compression_bomb_is_not_read_and_the_reply_says_so_while_the_mail_text_starts_the_order()
+            throws Exception {
+        String messageId = messageId();
+        String raw = withPdf(messageId, "3 x WIDGET-1\r\n", "bomb.pdf", Pdfs.bomb(256L * 1024 * 1024));
+
+        SmtpClient.Answer answer = send("orders@orderflow.example", raw);
+
+        assertThat(answer.code()).isEqualTo(250);
+        assertThat(started(messageId).input().get("documentText").asString()).isEqualTo("3 x WIDGET-1");
+        assertThat(GreenMailUtil.getBody(replyTo(messageId))).contains("Read from: the mail text")
+                .contains("Not read: bomb.pdf: its content unpacks to more than 32 MiB");
+    }
+
+    @Test
+    void a_mail_whose_only_text_is_a_pdf_compression_bomb_is_refused_with_the_reason() throws Exception {
+        String messageId = messageId();
+        String raw = withPdf(messageId, "", "bomb.pdf", Pdfs.bomb(256L * 1024 * 1024));
+
+        SmtpClient.Answer answer = send("orders@orderflow.example", raw);
+
+        assertThat(answer.text()).startsWith("550 5.6.0 No order text found (not read: bomb.pdf: its content "
+                + "unpacks to more than 32 MiB)");
+        assertNothingStarted(messageId);
+    }
+
     // ---- helpers -------------------------------------------------------------------------------------------------
+
+    /** A mail from a customer with {@code text} as its body and {@code pdf} attached. */
+    private static String withPdf(String messageId, String text, String fileName, byte[] pdf) {
+        return """
+                Authentication-Results: mx.orderflow.local; dmarc=pass header.from=acme.example\r
+                From: buyer@acme.example\r
+                To: orders@orderflow.example\r
+                Subject: PO 4714\r
+                Message-ID: %s\r
+                MIME-Version: 1.0\r
+                Content-Type: multipart/mixed; boundary="b1"\r
+                \r
+                --b1\r
+                Content-Type: text/plain; charset=UTF-8\r
+                \r
+                %s\r
+                --b1\r
+                Content-Type: application/pdf; name="%s"\r
+                Content-Disposition: attachment; filename="%s"\r
+                Content-Transfer-Encoding: base64\r
+                \r
+                %s\r
+                --b1--\r
+                """.formatted(messageId, text, fileName, fileName, Base64.getMimeEncoder().encodeToString(pdf));
+    }
 
     /** A mail whose attachment says it is a PDF and is not one: opening it fails. */
     private static String withBrokenPdf(String from, String messageId, String authenticationResults) {

@@ -82,6 +82,39 @@ class MailReaderTest {
     }
 
     @Test
+    void only_the_first_100_pages_of_a_pdf_are_read() throws Exception {
+        String[] lines = java.util.stream.IntStream.rangeClosed(1, 101).mapToObj(n -> "1 x PART-" + n)
+                .toArray(String[]::new);
+        InboundMail mail = read(HEADERS + "Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n"
+                + "--b\r\nContent-Type: application/pdf; name=\"long.pdf\"\r\n"
+                + "Content-Transfer-Encoding: base64\r\n\r\n"
+                + java.util.Base64.getMimeEncoder().encodeToString(Pdfs.pagePerLine(lines)) + "\r\n--b--\r\n");
+
+        assertThat(mail.documentText().lines().map(String::strip)).contains("1 x PART-1", "1 x PART-100")
+                .doesNotContain("1 x PART-101");
+    }
+
+    @Test
+    void a_pdf_whose_text_outruns_the_time_budget_is_not_read() throws Exception {
+        byte[] pdf = Pdfs.pagePerLine("1 x PART-1");
+
+        assertThat(PdfText.read(pdf, new PdfText.Limits(100, 50_000, 1 << 20, Duration.ofSeconds(5))))
+                .isEqualTo(new PdfText.Read("1 x PART-1\n", 0));
+        assertThat(PdfText.read(pdf, new PdfText.Limits(100, 50_000, 1 << 20, Duration.ZERO)))
+                .isEqualTo(new PdfText.NotRead("reading it took longer than 0 seconds"));
+    }
+
+    @Test
+    void a_pdf_stops_collecting_text_at_the_character_limit() throws Exception {
+        byte[] pdf = Pdfs.pagePerLine("1 x PART-1", "2 x PART-2", "3 x PART-3");
+
+        PdfText.Outcome outcome = PdfText.read(pdf, new PdfText.Limits(100, 12, 1 << 20, Duration.ofSeconds(5)));
+
+        assertThat(outcome).isInstanceOfSatisfying(PdfText.Read.class, read ->
+                assertThat(read.text()).startsWith("1 x PART-1").doesNotContain("PART-2").doesNotContain("PART-3"));
+    }
+
+    @Test
     void a_mail_without_a_single_from_address_is_refused() {
         assertThatThrownBy(() -> read("To: orders@orderflow.example\r\nSubject: x\r\n\r\n1 x WIDGET-1\r\n"))
                 .isInstanceOfSatisfying(IntakeRefusal.class, refusal -> {

@@ -16,7 +16,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * The request bodies of the public API. Each is a JSON Schema 2020-12 file beside this class, which the OpenAPI
  * document publishes as it is, plus the few rules a schema cannot say in a form client generators understand (see
- * {@link WebhookSubscriptionRules}). Every service that takes one of these bodies checks it here, so the same body gets
+ * {@link WebhookSubscriptionRules}, {@link PersonRules}). Every service that takes one of these bodies checks it here, so the same body gets
  * the same verdict and the same issue paths (JSON Pointers) wherever it arrives.
  */
 public enum ApiRequest {
@@ -27,7 +27,7 @@ public enum ApiRequest {
     CREATE_WEBHOOK_SUBSCRIPTION("create-webhook-subscription.json", WebhookSubscriptionRules::check),
     SIGNED_EVENT("signed-event.json", body -> List.of()),
     SIGN_IN("sign-in.json", body -> List.of()),
-    ADD_PERSON("add-person.json", body -> List.of()),
+    ADD_PERSON("add-person.json", PersonRules::check),
     UPDATE_PERSON("update-person.json", body -> List.of()),
     CREATE_TOKEN("create-token.json", body -> List.of()),
     REPLAY_WEBHOOK_DELIVERIES("replay-webhook-deliveries.json", WebhookReplayRules::check);

@@ -13,10 +13,12 @@ import java.util.Set;
  * its deliveries (status, error) is readable by every viewer: without this policy a url pointing inside the network
  * (a cloud metadata service, an admin port on loopback) would turn the dispatcher into a probe of that network.
  *
- * <p>Refused always: unspecified, broadcast and multicast addresses, link-local ones (169.254/16, fe80::/10) and the
- * cloud metadata addresses. Loopback only over plain {@code http}, the one case the contract allows for a local
- * receiver. Private ranges (10/8, 172.16/12, 192.168/16, fc00::/7, the deprecated fec0::/10) and shared CGNAT space
- * (100.64/10) are refused unless {@code allowPrivate} is set, for receivers on the premises. IPv4 addresses embedded
+ * <p>Refused always: unspecified, broadcast and multicast addresses, link-local ones (169.254/16, fe80::/10), the
+ * reserved 240/4 and the cloud metadata addresses. Loopback only over plain {@code http}, the one case the contract
+ * allows for a local receiver. Private ranges (10/8, 172.16/12, 192.168/16, fc00::/7, the deprecated fec0::/10), shared
+ * CGNAT space (100.64/10), the benchmarking range 198.18/15 and local-use NAT64 (64:ff9b:1::/48, which reaches
+ * whatever the local translator reaches) are refused unless {@code allowPrivate} is set, for receivers on the
+ * premises. IPv4 addresses embedded
  * in IPv6 (mapped, compatible, NAT64 64:ff9b::/96) are judged as the IPv4 address they reach.
  */
 public final class AddressPolicy {
@@ -69,11 +71,20 @@ public final class AddressPolicy {
         if (address instanceof Inet4Address && Arrays.equals(address.getAddress(), new byte[] {-1, -1, -1, -1})) {
             return "a broadcast address";
         }
+        if (isIpv4InNet(address, 240 << 24, 4)) {
+            return "a reserved address";
+        }
         if (address.isSiteLocalAddress() || isIpv6UniqueLocal(address)) {
             return allowPrivate ? null : "a private address";
         }
         if (isIpv4InNet(address, 100 << 24 | 64 << 16, 10)) {
             return allowPrivate ? null : "a shared (CGNAT) address";
+        }
+        if (isIpv4InNet(address, 198 << 24 | 18 << 16, 15)) {
+            return allowPrivate ? null : "a benchmarking address";
+        }
+        if (isLocalUseNat64(address)) {
+            return allowPrivate ? null : "a local-use NAT64 address";
         }
         return null;
     }
@@ -81,6 +92,13 @@ public final class AddressPolicy {
     /** fc00::/7, the IPv6 counterpart of the RFC 1918 ranges ({@link InetAddress#isSiteLocalAddress} is fec0::/10). */
     private static boolean isIpv6UniqueLocal(InetAddress address) {
         return address instanceof Inet6Address && (address.getAddress()[0] & 0xfe) == 0xfc;
+    }
+
+    /** 64:ff9b:1::/48 (RFC 8215): NAT64 prefixes of a network's own, translating to any IPv4 address it reaches. */
+    private static boolean isLocalUseNat64(InetAddress address) {
+        byte[] b = address.getAddress();
+        return address instanceof Inet6Address && b[0] == 0 && b[1] == 0x64 && b[2] == (byte) 0xff
+                && b[3] == (byte) 0x9b && b[4] == 0 && b[5] == 1;
     }
 
     private static boolean isIpv4InNet(InetAddress address, int network, int prefixLength) {

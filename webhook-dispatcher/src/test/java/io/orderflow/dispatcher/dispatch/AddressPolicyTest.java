@@ -41,6 +41,12 @@ class AddressPolicyTest {
             ::ffff:169.254.169.254 | refused: 169.254.169.254 is a cloud metadata address
             64:ff9b::a9fe:a9fe   | refused: 64:ff9b:0:0:0:0:a9fe:a9fe is a cloud metadata address
             ::a00:1              | refused: 0:0:0:0:0:0:a00:1 is a private address
+            198.18.0.1           | refused: 198.18.0.1 is a benchmarking address
+            198.19.255.254       | refused: 198.19.255.254 is a benchmarking address
+            240.0.0.1            | refused: 240.0.0.1 is a reserved address
+            254.1.2.3            | refused: 254.1.2.3 is a reserved address
+            64:ff9b:1::a00:1     | refused: 64:ff9b:1:0:0:0:a00:1 is a local-use NAT64 address
+            64:ff9b:1:ffff::1    | refused: 64:ff9b:1:ffff:0:0:0:1 is a local-use NAT64 address
             """)
     void refusesSpecialAddressesOverHttpsWithTheReason(String address, String reason) throws Exception {
         assertThat(DEFAULT.refusal(InetAddress.getByName(address), "https")).contains(reason);
@@ -48,7 +54,7 @@ class AddressPolicyTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"93.184.215.14", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111",
-            "192.169.0.1"})
+            "192.169.0.1", "198.17.255.255", "198.20.0.1", "64:ff9b:2::1"})
     void letsPublicAddressesThrough(String address) throws Exception {
         assertThat(DEFAULT.refusal(InetAddress.getByName(address), "https")).isEmpty();
     }
@@ -61,14 +67,15 @@ class AddressPolicyTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"10.0.0.1", "172.16.0.1", "192.168.1.1", "fd12:3456::1", "100.64.0.1"})
+    @ValueSource(strings = {"10.0.0.1", "172.16.0.1", "192.168.1.1", "fd12:3456::1", "100.64.0.1", "198.18.0.1",
+            "64:ff9b:1::a00:1"})
     void allowPrivateOpensThePrivateAndSharedRanges(String address) throws Exception {
         assertThat(ON_PREMISES.refusal(InetAddress.getByName(address), "https")).isEmpty();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"169.254.169.254", "fd00:ec2::254", "100.100.100.200", "169.254.1.1", "fe80::1",
-            "0.0.0.0", "224.0.0.1"})
+            "0.0.0.0", "224.0.0.1", "240.0.0.1"})
     void allowPrivateNeverOpensMetadataLinkLocalOrSpecialAddresses(String address) throws Exception {
         Optional<String> refusal = ON_PREMISES.refusal(InetAddress.getByName(address), "https");
         assertThat(refusal).isPresent();
