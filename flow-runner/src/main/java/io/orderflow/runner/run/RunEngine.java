@@ -147,6 +147,8 @@ public final class RunEngine {
                 fx.reports.add(status(current, query));
                 yield fx.build(null);
             }
+            // the topology drops the stored instance itself (RunTopology); the run has nothing left to do
+            case NodeTask.ForgetRun forget -> Effects.none();
         };
     }
 

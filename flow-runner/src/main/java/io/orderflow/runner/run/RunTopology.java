@@ -162,11 +162,28 @@ public final class RunTopology {
                         task.getClass().getSimpleName(), key, task.orderId());
                 return;
             }
+            if (task instanceof NodeTask.ForgetRun) {
+                forget(key);
+                return;
+            }
             if (task instanceof NodeTask.StartRun start && start.documentText() != null) {
                 documents.putIfAbsent(Documents.ref(start.documentText()), start.documentText());
             }
             handle(task.orderId(), "task " + task.getClass().getSimpleName(),
                     (current, guard) -> engine.handle(current, task, guard));
+        }
+
+        /** Drops an archived order's instance and its timer, with tombstones on their changelogs. */
+        private void forget(String orderId) {
+            RunInstance instance = instances.get(orderId);
+            if (instance == null) {
+                return;
+            }
+            if (instance.timer != null) {
+                timers.delete(timerKey(instance.timer));
+            }
+            instances.delete(orderId);
+            log.debug("Order {}: its archived run instance was dropped", orderId);
         }
 
         /** Fires due timers, oldest first, at most {@link #SWEEP_BUDGET} per sweep. */

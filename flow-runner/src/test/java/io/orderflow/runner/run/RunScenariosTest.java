@@ -288,6 +288,26 @@ class RunScenariosTest {
     }
 
     @Test
+    void anArchivedOrdersInstanceAndItsTimerAreDroppedAndLaterTasksFindNothing() {
+        // given a reorder sleeping through its supplier lead time: a stored instance with a timer
+        runner.start("ord_f", RunnerHarness.version("reorder", 1), RunnerHarness.order("ord_f", "reorder",
+                "{\"lines\":[{\"sku\":\"TONER-K\",\"qty\":10}]}"));
+        assertThat(runner.instance("ord_f").timer).isNotNull();
+        int before = runner.allReports.size();
+
+        // when the processor archives the order
+        runner.send(new NodeTask.ForgetRun("ord_f"));
+
+        // then the instance is gone, its timer fires nothing, and a status query finds no instance
+        assertThat(runner.instance("ord_f")).isNull();
+        runner.advance(Duration.ofDays(1));
+        assertThat(runner.allReports).hasSize(before);
+        runner.send(new NodeTask.QueryInstance("ord_f", "ord_f.1", 1));
+        assertThat(runner.reportsOf(RunReport.InstanceStatus.class).getLast().generation())
+                .as("no instance: generation 0").isZero();
+    }
+
+    @Test
     void paymentReceivedContinuesTheB2bOrderAndStoresThePayloadInVars() {
         runner.start("ord_n", RunnerHarness.version("b2b_order", 1), RunnerHarness.order("ord_n", "b2b_order",
                 "{\"lines\":[{\"sku\":\"GADGET-1\",\"qty\":1}]}"));

@@ -20,6 +20,7 @@ import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.model.Incident;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.reports.RunReport;
+import io.orderflow.schemas.tasks.NodeTask;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -423,7 +424,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         /**
          * Archives an ended order whose retention has run out: its final state goes to {@code orders-archive}, and it
          * leaves the orders store, the index (its row, list keys and counts), the approvals inbox and the live
-         * orders, with tombstones on their changelogs and on {@code order-updates}. What remains is the time it was
+         * orders, with tombstones on their changelogs and on {@code order-updates}; the runner is told to drop its
+         * run instance. What remains is the time it was
          * archived, so that a read can say so. An order changed since the timer was set gets a new one.
          */
         private void archive(String orderId, OrderState state, long now) {
@@ -439,6 +441,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             byte[] stored = orders.get(orderId);
             context.forward(caused(orderId, stored, now), ARCHIVE);
             context.forward(caused(orderId, null, now), UPDATES);
+            context.forward(caused(orderId, new NodeTask.ForgetRun(orderId), now), TASKS);
             written.remove(orderId);
             latest.forget(orderId);
             orders.delete(orderId);

@@ -7,6 +7,7 @@ import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.query.OrderQueries;
+import io.orderflow.schemas.tasks.NodeTask;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
@@ -66,6 +67,8 @@ class RetentionTest {
             assertThat(update.key).isEqualTo("ord_done");
             assertThat(update.value).isNull();
         });
+        // and the runner is told to drop its run instance
+        assertThat(agent.tasks()).contains(new NodeTask.ForgetRun("ord_done"));
         // and it left the live state, the list, the counts and the inbox; its archiving is remembered
         assertThat(agent.state("ord_done")).isNull();
         assertThat(agent.indexRows()).extracting(row -> row.id()).containsExactly("ord_open");

@@ -14,6 +14,7 @@ import tools.jackson.databind.JsonNode;
         @JsonSubTypes.Type(value = NodeTask.ResumeNode.class, name = "resume_node"),
         @JsonSubTypes.Type(value = NodeTask.TerminateRun.class, name = "terminate_run"),
         @JsonSubTypes.Type(value = NodeTask.QueryInstance.class, name = "query_instance"),
+        @JsonSubTypes.Type(value = NodeTask.ForgetRun.class, name = "forget_run"),
 })
 public sealed interface NodeTask {
 
@@ -54,5 +55,9 @@ public sealed interface NodeTask {
 
     /** The processor's poll of a failed run: answered with a {@code RunReport.InstanceStatus}. */
     record QueryInstance(String orderId, String instanceId, int attempt) implements NodeTask {
+    }
+
+    /** The order was archived after its retention: the runner drops its instance and any timer of it. */
+    record ForgetRun(String orderId) implements NodeTask {
     }
 }
