@@ -85,7 +85,9 @@ class OrdersController {
                                               "completed", "declined", "cancelled", "failed", "rolled_back"}))
                                       @RequestParam(required = false) String status,
                                       @Parameter(description = "matches the order id, the title, the customer id, "
-                                              + "a line's SKU or name, or the customer's name")
+                                              + "a line's SKU or name, or the customer's name: every word of q "
+                                              + "(letters, digits, _ and -) must begin a word of one of them, case "
+                                              + "ignored")
                                       @RequestParam(required = false) String q,
                                       @Parameter(description = "created at or after (epoch milliseconds)")
                                       @RequestParam(required = false) String since,
