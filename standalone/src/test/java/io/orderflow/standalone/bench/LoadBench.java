@@ -134,8 +134,9 @@ public final class LoadBench {
             System.out.printf("%n=== Order benchmark: %d %s orders, %d in flight, rate %s, %s%n", options.orders(),
                     options.flow(), options.concurrency(), options.rate() > 0 ? options.rate() + "/s" : "open",
                     target.describe());
-            System.out.printf("accepted:  %d in %.1f s = %.1f orders/s%n", measured.posts.size(),
-                    measured.acceptSeconds(), measured.posts.size() / measured.acceptSeconds());
+            System.out.printf("accepted:  %d in %.1f s = %.1f orders/s; refused (503, the services behind): %d%n",
+                    measured.posts.size(), measured.acceptSeconds(), measured.posts.size() / measured.acceptSeconds(),
+                    measured.refused.get());
             System.out.printf("completed: %d in %.1f s = %.1f orders/s (other end states %d, failures %s)%n",
                     measured.completed.size(), measured.seconds(), measured.completed.size() / measured.seconds(),
                     measured.otherEnd.get(), measured.failures);
@@ -216,6 +217,8 @@ public final class LoadBench {
         final List<Sample> gets = Collections.synchronizedList(new ArrayList<>());
         final Map<String, Integer> failures = new ConcurrentHashMap<>();
         final AtomicInteger otherEnd = new AtomicInteger();
+        /** Starts the gateway refused because the services were behind (503, OVERLOAD_BACKLOG). */
+        final AtomicInteger refused = new AtomicInteger();
         final List<String> ids = Collections.synchronizedList(new ArrayList<>());
         /** The system's CPU by part at each window boundary (see {@link #timeline}), when {@link #pid} is set. */
         final List<Map<String, Long>> cpuAtWindows = Collections.synchronizedList(new ArrayList<>());
@@ -355,6 +358,10 @@ public final class LoadBench {
             long start = System.nanoTime();
             BenchHttp.Response created = http.post("/api/v1/orders", body);
             long accepted = System.nanoTime();
+            if (created.status() == 503 && created.body().contains("The service is busy")) {
+                refused.incrementAndGet();
+                return;
+            }
             if (created.status() != 201) {
                 throw new IllegalStateException("POST answered " + created.status() + " " + created.body());
             }
