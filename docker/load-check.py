@@ -32,7 +32,7 @@ def main():
     a = p.parse_args()
     gateways = a.gateways.split(',')
     started, lock, t0 = {}, threading.Lock(), time.time()
-    retried = [0]
+    retried, failures, fault_at, waits = [0], [], [None], []
 
     def start(i):
         key = str(uuid.uuid4())
@@ -46,15 +46,18 @@ def main():
             if status in (200, 201) and reply and reply.get('orderId'):
                 with lock:
                     started[reply['orderId']] = sent
+                    waits.append(time.time() - sent)
                 return
             with lock:
                 retried[0] += 1
+                failures.append((time.time(), status))
             time.sleep(1)
         print(f'start {i} never accepted', file=sys.stderr)
 
     if a.fault:
         def fault():
             time.sleep(a.fault_at or 0)
+            fault_at[0] = time.time()
             print(f'{time.time() - t0:6.1f}s fault: {a.fault}', flush=True)
             subprocess.run(a.fault, shell=True)
         threading.Thread(target=fault, daemon=True).start()
@@ -65,7 +68,13 @@ def main():
         t.start(); threads.append(t)
     for t in threads:
         t.join()
-    print(f'{time.time() - t0:6.1f}s started {len(started)} of {n} ({retried[0]} starts sent again)', flush=True)
+    print(f'{time.time() - t0:6.1f}s started {len(started)} of {n} ({retried[0]} starts sent again); '
+          f'slowest first send to accepted {max(waits, default=0):.1f} s', flush=True)
+    if failures:
+        ref = fault_at[0] or t0
+        codes = sorted({c for _, c in failures})
+        print(f'        refused or unanswered starts (status {codes}, 0 = no answer) from '
+              f'{failures[0][0] - ref:.1f} s to {max(f for f, _ in failures) - ref:.1f} s after the fault', flush=True)
 
     ended, deadline = {}, time.time() + a.settle
     while len(ended) < len(started) and time.time() < deadline:
