@@ -1,7 +1,7 @@
 // The list pages: orders, approvals inbox, back office, webhooks, team, flows.
 import {
   h, mount, api, can, fill, money, time, timeEl, badge, table, errorBox, field, withUndo, act, pool,
-  ORDER_STATUSES, ORDER_TYPES, TERMINAL,
+  closedApproval, copyButton, ORDER_STATUSES, ORDER_TYPES, TERMINAL,
 } from './lib.js';
 
 const REFRESH_MS = 5000;
@@ -18,7 +18,7 @@ function refreshing(load, every = () => REFRESH_MS) {
 }
 
 function orderLink(row) {
-  return h('a', { href: `/orders/${encodeURIComponent(row.id)}` }, row.id);
+  return h('a', { href: `/orders/${encodeURIComponent(row.id)}`, class: 'order-id' }, row.id);
 }
 
 // ---- Orders -----------------------------------------------------------------------------------------------------
@@ -282,11 +282,18 @@ export function approvalsPage(main) {
     const label = targets.length === 1 ? `${verb} “${targets[0].title}” on ${targets[0].orderId}`
       : `${verb} ${targets.length} approvals`;
     targets.forEach((r) => { deciding.add(keyOf(r)); outcomes.delete(keyOf(r)); });
+    // the keyboard moves on to the next row still to decide; Undo is reached deliberately (Tab, or the tray)
+    const last = rows.findIndex((r) => keyOf(r) === keyOf(targets[targets.length - 1]));
+    const after = rows.slice(last + 1).concat(rows.slice(0, Math.max(last, 0))).find((r) => r.status === 'pending'
+      && !deciding.has(keyOf(r)) && !outcomes.get(keyOf(r))?.conflict);
     draw();
+    const nextControl = after && document.getElementById(`pick-${after.orderId}-${after.nodeId}`);
+    if (nextControl) nextControl.focus();
     let done = 0;
     let failed = 0;
+    let conflicts = 0;
     try {
-      await withUndo(label, () => pool(targets, 4, async (r) => {
+      await withUndo(label, { focus: false }, () => pool(targets, 4, async (r) => {
         const key = keyOf(r);
         const note = (notes.get(key) || '').trim();
         try {
@@ -297,15 +304,25 @@ export function approvalsPage(main) {
           outcomes.set(key, { ok: true, message: decision === 'approved' ? 'Approved.' : 'Rejected.' });
           done += 1;
         } catch (e) {
-          outcomes.set(key, {
-            ok: false, message: `Not ${decision}: ${e.message}`, retry: () => decide([r], decision),
-          });
-          failed += 1;
+          if (e.status === 409) {
+            // not a failure: someone else decided first, or the order ended; the row says who and what, no Retry
+            let state = null;
+            try { state = await api(`/api/v1/orders/${encodeURIComponent(r.orderId)}`); } catch { /* said generally */ }
+            selected.delete(key);
+            outcomes.set(key, { ok: false, conflict: true, state, note });
+            conflicts += 1;
+          } else {
+            outcomes.set(key, {
+              ok: false, message: `Not ${decision}: ${e.message}`, retry: () => decide([r], decision),
+            });
+            failed += 1;
+          }
         }
       }));
-      if (done || failed) {
+      if (done || failed || conflicts) {
         mount(summary, h('p', { class: failed ? 'error' : 'notice' },
           `${decision === 'approved' ? 'Approved' : 'Rejected'} ${done} of ${targets.length}`
+          + `${conflicts ? `; ${conflicts} already decided by someone else or ended, as their rows say` : ''}`
           + `${failed ? `; ${failed} failed: see the rows below, whose notes are kept` : ''}.`));
       }
     } finally {
@@ -348,18 +365,27 @@ export function approvalsPage(main) {
   }
   function approvalRow(r, now, approver) {
     const key = keyOf(r);
-    const pending = r.status === 'pending';
-    const busy = deciding.has(key);
     const outcome = outcomes.get(key);
+    const conflict = outcome?.conflict ? closedApproval(outcome.state, r.nodeId) : null;
+    const pending = r.status === 'pending' && !conflict;
+    const busy = deciding.has(key);
     const note = h('input', {
       type: 'text', 'aria-label': `Note for ${r.title}`, placeholder: 'Note (optional)', class: 'note',
       id: `note-${r.orderId}-${r.nodeId}`, value: notes.get(key) || '', disabled: busy,
     });
     note.addEventListener('input', () => notes.set(key, note.value));
     const pick = h('input', { type: 'checkbox', class: 'pick', 'aria-label': `Select ${r.title} on ${r.orderId}`,
-      checked: selected.has(key), disabled: busy });
+      id: `pick-${r.orderId}-${r.nodeId}`, checked: selected.has(key), disabled: busy });
     pick.addEventListener('change', () => { if (pick.checked) selected.add(key); else selected.delete(key); draw(); });
-    const result = outcome ? (outcome.ok ? h('p', { class: 'outcome', role: 'status' }, outcome.message)
+    const result = conflict ? h('div', { class: 'outcome conflict', role: 'status' },
+      h('p', { class: 'decided-elsewhere' }, conflict.text, '. ',
+        conflict.status ? ['The order is ', badge(conflict.status), '.'] : ''),
+      outcome.note ? h('p', { class: 'kept-note' }, 'Your note, not sent: ', h('q', { class: 'note-text' }, outcome.note),
+        ' ', copyButton(outcome.note)) : null,
+      h('button', {
+        type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); load(); },
+      }, 'Dismiss'))
+      : outcome ? (outcome.ok ? h('p', { class: 'outcome', role: 'status' }, outcome.message)
       : h('div', { class: 'outcome failed', role: 'alert' }, h('p', { class: 'error' }, outcome.message),
         h('div', { class: 'row' }, h('button', { type: 'button', class: 'retry', onclick: outcome.retry }, 'Retry'),
           h('button', {
@@ -384,7 +410,8 @@ export function approvalsPage(main) {
       h('td', { 'data-label': 'Deadline', class: overdue ? 'error' : '' },
         pending ? h('span', { class: 'time-left' }, timeLeft(r.deadline, now)) : '',
         r.deadline ? h('div', { class: 'muted' }, timeEl(r.deadline)) : ''),
-      h('td', { 'data-label': 'Status' }, badge(r.status, pending ? 'pending-approval' : '')),
+      h('td', { 'data-label': 'Status' }, conflict ? badge('decided elsewhere', 'completed')
+        : badge(r.status, pending ? 'pending-approval' : '')),
       h('td', { 'data-label': 'Decided' }, r.decidedBy || '',
         r.note ? h('div', { class: 'muted' }, `“${r.note}”`) : ''),
       h('td', { class: 'decide-cell' }, actions));
