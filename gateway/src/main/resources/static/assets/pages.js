@@ -434,50 +434,105 @@ export function approvalsPage(main) {
 
 // ---- Back office -------------------------------------------------------------------------------------------------
 
+const BACK_OFFICE_PAGE = 50;
+
+/**
+ * The back office: the orders waiting on a business event, a page of 50 waiting orders at a time with the list API's
+ * cursor (GET /api/v1/orders?status=waiting) and the true number waiting (GET /api/v1/orders/counts). Which event an
+ * order waits for is in its live state: each order on the page is read once, and again only when the list shows it
+ * changed. The page refreshes with one list call every 10 seconds; an order waiting only on an approval is named with a
+ * link to the inbox.
+ */
 export function backOfficePage(main) {
   const list = h('div', { id: 'back-office-list' }, h('p', { class: 'muted' }, 'Loading…'));
+  const pager = h('nav', { class: 'row pager', id: 'back-office-pager', 'aria-label': 'Pages of waiting orders' });
+  const states = new Map(); // orderId -> { updatedAt, state (a promise) }: read once per change of the order
+  let cursors = [null];
+  let pageIndex = 0;
   let busy = false;
   let seq = 0;
+  function stateOf(row) {
+    const known = states.get(row.id);
+    if (known && known.updatedAt === row.updatedAt) return known.state;
+    const state = api(`/api/v1/orders/${encodeURIComponent(row.id)}`);
+    states.set(row.id, { updatedAt: row.updatedAt, state }); // a read under way is shared, not repeated
+    state.catch(() => states.delete(row.id));
+    return state;
+  }
   async function load() {
     const mine = ++seq;
     try {
-      const { orders } = await api('/api/v1/orders?status=waiting');
-      const states = await pool(orders.filter((o) => o.waitingOn), 6, (o) => api(`/api/v1/orders/${encodeURIComponent(o.id)}`));
+      const query = new URLSearchParams({ status: 'waiting', limit: String(BACK_OFFICE_PAGE) });
+      if (cursors[pageIndex]) query.set('cursor', cursors[pageIndex]);
+      const [page, tally] = await Promise.all([api(`/api/v1/orders?${query}`), api('/api/v1/orders/counts')]);
       if (mine !== seq) return;
-      const rows = states.filter((s) => !(s instanceof Error)).flatMap((s) => (s.waits || [])
-        .filter((w) => w.kind === 'event').map((w) => ({ state: s, wait: w })))
-        .sort((a, b) => (a.wait.since || 0) - (b.wait.since || 0));
-      mount(list, table(['Order', 'Waiting for', 'Amount', 'Since', 'Deadline', 'Deliver'], rows.map(({ state, wait }) => {
-        const status = h('span', { 'aria-live': 'polite' });
-        const deliver = can('operator') ? h('button', {
-          type: 'button', class: 'deliver',
-          onclick: (e) => {
-            busy = true;
-            act(e.currentTarget, status, async () => {
-              let result;
-              const sent = await withUndo(`Deliver ${wait.event} to ${state.orderId}`, async () => {
-                result = await api(`/api/v1/orders/${encodeURIComponent(state.orderId)}/events`,
-                  { method: 'POST', body: { event: wait.event, payload: { source: 'back-office' } } });
-              });
-              if (sent) {
-                mount(status, result.delivered ? `Delivered to ${result.nodeId}.` : 'Nobody was waiting any more.');
-              }
-            }).finally(() => { busy = false; setTimeout(load, 2500); });
-          },
-        }, `Deliver ${wait.event}`) : h('span', { class: 'muted' }, 'Needs the operator role');
-        return h('tr', { 'data-order': state.orderId, 'data-event': wait.event },
-          h('td', {}, orderLink({ id: state.orderId }), h('div', { class: 'muted' }, state.order?.title || '')),
-          h('td', {}, h('code', {}, wait.event), h('div', { class: 'muted' }, wait.title || '')),
-          h('td', { class: 'num' }, money(wait.amount ?? state.order?.total, state.order?.currency)),
-          h('td', {}, timeEl(wait.since)), h('td', {}, timeEl(wait.deadline)), h('td', {}, deliver, ' ', status));
-      }), 'No orders are waiting on an event.'));
+      const read = await pool(page.orders, 4, stateOf);
+      if (mine !== seq) return;
+      cursors = cursors.slice(0, pageIndex + 1);
+      if (page.next) cursors.push(page.next);
+      const waiting = tally.counts?.waiting || 0;
+      const first = pageIndex * BACK_OFFICE_PAGE;
+      mount(pager,
+        h('button', { type: 'button', class: 'secondary', id: 'back-office-prev', disabled: pageIndex === 0,
+          onclick: () => { pageIndex -= 1; load(); } }, '← Newer'),
+        h('span', { id: 'back-office-range', role: 'status' }, page.orders.length
+          ? `Waiting orders ${first + 1}–${first + page.orders.length} of ${waiting}, ${BACK_OFFICE_PAGE} a page`
+          : `0 of ${waiting} waiting orders`),
+        h('button', { type: 'button', class: 'secondary', id: 'back-office-next', disabled: !page.next,
+          onclick: () => { pageIndex += 1; load(); } }, 'Older →'));
+      const rows = [];
+      page.orders.forEach((row, i) => {
+        const state = read[i];
+        if (state instanceof Error) {
+          rows.push(h('tr', { 'data-order': row.id }, h('td', {}, orderLink(row)),
+            h('td', { colspan: 5 }, errorBox(state))));
+          return;
+        }
+        const events = (state.waits || []).filter((w) => w.kind === 'event');
+        if (!events.length) {
+          rows.push(h('tr', { 'data-order': row.id, 'data-event': '' }, h('td', {}, orderLink(row),
+            h('div', { class: 'muted' }, row.title || '')),
+          h('td', { colspan: 5, class: 'muted' }, `Waiting on an approval: ${row.waitingOn || ''}. `,
+            h('a', { href: '/approvals' }, 'Decide it in the inbox'))));
+          return;
+        }
+        events.forEach((wait) => rows.push(eventRow(state, wait)));
+      });
+      mount(list, table(['Order', 'Waiting for', 'Amount', 'Since', 'Deadline', 'Deliver'], rows,
+        'No orders are waiting on an event.'));
     } catch (e) {
       if (mine === seq) mount(list, errorBox(e));
     }
   }
+  function eventRow(state, wait) {
+    const status = h('span', { 'aria-live': 'polite' });
+    const deliver = can('operator') ? h('button', {
+      type: 'button', class: 'deliver',
+      onclick: (e) => {
+        busy = true;
+        act(e.currentTarget, status, async () => {
+          let result;
+          const sent = await withUndo(`Deliver ${wait.event} to ${state.orderId}`, async () => {
+            result = await api(`/api/v1/orders/${encodeURIComponent(state.orderId)}/events`,
+              { method: 'POST', body: { event: wait.event, payload: { source: 'back-office' } } });
+          });
+          if (sent) {
+            mount(status, result.delivered ? `Delivered to ${result.nodeId}.` : 'Nobody was waiting any more.');
+          }
+        }).finally(() => { busy = false; setTimeout(load, 2500); });
+      },
+    }, `Deliver ${wait.event}`) : h('span', { class: 'muted' }, 'Needs the operator role');
+    return h('tr', { 'data-order': state.orderId, 'data-event': wait.event },
+      h('td', {}, orderLink({ id: state.orderId }), h('div', { class: 'muted' }, state.order?.title || '')),
+      h('td', {}, h('code', {}, wait.event), h('div', { class: 'muted' }, wait.title || '')),
+      h('td', { class: 'num' }, money(wait.amount ?? state.order?.total, state.order?.currency)),
+      h('td', {}, timeEl(wait.since)), h('td', {}, timeEl(wait.deadline)), h('td', {}, deliver, ' ', status));
+  }
   mount(main, h('h1', {}, 'Back office'), h('p', { class: 'muted' },
-    'Orders waiting on a business event. Delivering sends the event with payload { source: "back-office" }.'), list);
-  return refreshing(() => { if (!busy) load(); });
+    'Orders waiting on a business event, newest first. Delivering sends the event with payload '
+    + '{ source: "back-office" }.'), pager, list);
+  // only the first page refreshes by itself: a later page stays put while someone works through it
+  return refreshing(() => { if (!busy && pageIndex === 0) load(); }, () => 2 * REFRESH_MS);
 }
 
 // ---- Webhooks ----------------------------------------------------------------------------------------------------
