@@ -8,7 +8,10 @@ import { auditPage } from './audit.js';
 
 const NAV = [
   ['/orders', 'Orders'], ['/approvals', 'Approvals'], ['/back-office', 'Back office'],
-  ['/webhooks', 'Webhooks'], ['/team', 'Team'], ['/audit', 'Audit'], ['/flows', 'Flows'],
+  // a viewer decides nothing and changes nothing there: the team, audit and webhook pages are for approvers up
+  // (the audit log for operators only, as its API)
+  ['/webhooks', 'Webhooks', 'approver'], ['/team', 'Team', 'approver'], ['/audit', 'Audit', 'operator'],
+  ['/flows', 'Flows'],
   ['/system', 'System', 'operator'],
 ];
 

@@ -107,6 +107,56 @@ export function fill(template, state) {
   });
 }
 
+/** How long ago an epoch-milliseconds time was, in words: "12 s ago", "3 min ago", "2 h ago", "4 d ago". */
+export function ago(ms, now = Date.now()) {
+  const s = Math.max(0, Math.round((now - Number(ms)) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} d ago`;
+}
+
+/**
+ * What closed an approval that was no longer waiting when someone decided it (the API's 409), from the order's live
+ * state: { text: "Approved by ben@example.com 12 s ago", at } from the timeline's close entry of the node, or the
+ * order's end when it ended first. `status` is the order's current status.
+ */
+export function closedApproval(state, nodeId) {
+  const entries = state?.timeline || [];
+  const close = [...entries].reverse().find((t) => t.nodeId === nodeId && String(t.kind).startsWith('close:'));
+  const status = state?.status || '';
+  if (close) {
+    const data = close.data || {};
+    const outcome = data.decision || data.outcome || '';
+    const verb = outcome === 'approved' ? 'Approved' : outcome === 'rejected' ? 'Rejected'
+      : outcome === 'escalated' ? 'Escalated' : 'Closed';
+    const by = data.by && data.by !== 'timeout' ? ` by ${data.by}` : outcome === 'escalated' ? ' (nobody decided in time)' : '';
+    return { text: `${verb}${by} ${ago(close.at)}`, at: close.at, note: data.note || '', status };
+  }
+  if (TERMINAL.includes(status)) {
+    const last = entries[entries.length - 1];
+    return { text: `The order ended (${status.replace('_', ' ')})${last ? ` ${ago(last.at)}` : ''}`, at: last?.at, status };
+  }
+  return { text: 'Someone else decided it first', status };
+}
+
+/** A Copy button for a text, with "Copied" once it is on the clipboard. */
+export function copyButton(text, label = 'Copy note') {
+  const button = h('button', { type: 'button', class: 'secondary copy-note' }, label);
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = 'Copied';
+    } catch {
+      const range = document.createRange();
+      const kept = button.previousElementSibling;
+      if (kept) { range.selectNodeContents(kept); getSelection().removeAllRanges(); getSelection().addRange(range); }
+      button.textContent = 'Selected: press Ctrl+C';
+    }
+  });
+  return button;
+}
+
 export function badge(status, extra = '') {
   return h('span', { class: `badge ${status} ${extra}`.trim() }, String(status).replace('_', ' '));
 }
@@ -139,9 +189,11 @@ export const UNDO_SECONDS = 5;
 
 /**
  * Shows "<label> in 5 s · Undo" and runs `send` only once the 5 seconds have passed; Undo sends nothing.
- * Answers a promise of true when it was sent (after `send` settled) and false when it was undone.
+ * Answers a promise of true when it was sent (after `send` settled) and false when it was undone. The Undo button
+ * takes the focus unless `{ focus: false }` is given (the caller moves the keyboard on; Undo stays a Tab away).
  */
-export function withUndo(label, send) {
+export function withUndo(label, options, send) {
+  if (typeof options === 'function') { send = options; options = {}; }
   const tray = document.getElementById('undo-tray');
   return new Promise((resolve, reject) => {
     let left = UNDO_SECONDS;
@@ -150,7 +202,7 @@ export function withUndo(label, send) {
     const bar = h('div', { class: 'undo', role: 'status' },
       h('span', {}, `${label} — sending in `, count, ' s'), undo);
     tray.append(bar);
-    undo.focus({ preventScroll: true });
+    if (options.focus !== false) undo.focus({ preventScroll: true });
     const tick = setInterval(() => { left -= 1; count.textContent = String(Math.max(left, 0)); }, 1000);
     const timer = setTimeout(async () => {
       clearInterval(tick);

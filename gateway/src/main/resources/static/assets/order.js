@@ -1,6 +1,8 @@
 // The order page: live over the order socket (no polling), the flow graph, waits with decisions (5-second undo),
 // events, cancel, node details, the timeline and the ops chat.
-import { h, mount, can, fill, money, time, timeEl, badge, field, withUndo, act, TERMINAL } from './lib.js';
+import {
+  h, mount, can, fill, money, time, timeEl, badge, field, withUndo, act, closedApproval, copyButton, TERMINAL,
+} from './lib.js';
 import { drawGraph, legend } from './graph.js';
 
 /** The order socket: pushes of the live state, and calls answered by id. */
@@ -30,7 +32,8 @@ class OrderSocket {
       else if (message.id !== undefined && this.pending.has(message.id)) {
         const { resolve, reject } = this.pending.get(message.id);
         this.pending.delete(message.id);
-        if ('error' in message) reject(new Error(message.error)); else resolve(message.result);
+        if ('error' in message) reject(Object.assign(new Error(message.error), { status: message.status }));
+        else resolve(message.result);
       } else if (message.type === 'error') this.handlers.onStatus(false, message.error);
     };
     ws.onclose = (event) => {
@@ -226,6 +229,11 @@ export function orderPage(main, orderId) {
       });
       if (sent) outcomes.set(key, { ok: true, message: succeeded(result) });
     } catch (e) {
+      if (e.conflict) {
+        // someone else decided first or the order ended: not an error to retry; drawResults says who and what
+        outcomes.set(key, { ok: false, conflict: true, nodeId: e.conflict.nodeId, note: e.conflict.note });
+        return;
+      }
       outcomes.set(key, {
         ok: false, message: `${label}: not done. ${e.message || e}`,
         retry: () => perform(key, label, send, succeeded),
@@ -240,7 +248,7 @@ export function orderPage(main, orderId) {
     const dismiss = (key) => h('button', {
       type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); draw(); },
     }, 'Dismiss');
-    mount(results, [...outcomes].map(([key, o]) => (o.ok
+    mount(results, [...outcomes].map(([key, o]) => (o.conflict ? conflictNotice(key, o) : o.ok
       ? h('p', { class: 'notice outcome', role: 'status', 'data-outcome': key }, o.message, dismiss(key))
       : h('div', { class: 'notice outcome failed', role: 'alert', 'data-outcome': key },
         h('p', { class: 'error' }, o.message),
@@ -248,6 +256,18 @@ export function orderPage(main, orderId) {
           h('button', { type: 'button', class: 'retry', disabled: !connected || undoing.has(key), onclick: o.retry },
             connected ? 'Retry' : 'Retry (waiting for the connection)'),
           dismiss(key))))));
+  }
+
+  /** A decision that came too late: who decided what and when, the order's status now, the note kept to copy. */
+  function conflictNotice(key, o) {
+    const closed = closedApproval(state, o.nodeId);
+    return h('div', { class: 'notice outcome conflict', role: 'status', 'data-outcome': key },
+      h('p', { class: 'decided-elsewhere' }, closed.text, '. ', 'The order is ', badge(state.status), '.'),
+      o.note ? h('p', { class: 'kept-note' }, 'Your note, not sent: ', h('q', { class: 'note-text' }, o.note), ' ',
+        copyButton(o.note)) : null,
+      h('button', {
+        type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); draw(); },
+      }, 'Dismiss'));
   }
 
   function drawWaits(ended) {
@@ -271,7 +291,13 @@ export function orderPage(main, orderId) {
             if (text) params.note = text;
             const verb = decision === 'approved' ? 'Approve' : 'Reject';
             perform(key, `${verb} “${w.title}” on ${state.orderId}`, async () => {
-              const result = await socket.call('decide', params);
+              let result;
+              try {
+                result = await socket.call('decide', params);
+              } catch (e) {
+                if (e.status === 409) e.conflict = { nodeId: w.nodeId, note: text };
+                throw e;
+              }
               notes.delete(w.nodeId);
               return result;
             }, () => `${decision === 'approved' ? 'Approved' : 'Rejected'} “${w.title}”`

@@ -1,7 +1,7 @@
 // The list pages: orders, approvals inbox, back office, webhooks, team, flows.
 import {
   h, mount, api, can, fill, money, time, timeEl, badge, table, errorBox, field, withUndo, act, pool,
-  ORDER_STATUSES, ORDER_TYPES, TERMINAL,
+  closedApproval, copyButton, ORDER_STATUSES, ORDER_TYPES, TERMINAL,
 } from './lib.js';
 
 const REFRESH_MS = 5000;
@@ -18,7 +18,7 @@ function refreshing(load, every = () => REFRESH_MS) {
 }
 
 function orderLink(row) {
-  return h('a', { href: `/orders/${encodeURIComponent(row.id)}` }, row.id);
+  return h('a', { href: `/orders/${encodeURIComponent(row.id)}`, class: 'order-id' }, row.id);
 }
 
 // ---- Orders -----------------------------------------------------------------------------------------------------
@@ -282,11 +282,18 @@ export function approvalsPage(main) {
     const label = targets.length === 1 ? `${verb} “${targets[0].title}” on ${targets[0].orderId}`
       : `${verb} ${targets.length} approvals`;
     targets.forEach((r) => { deciding.add(keyOf(r)); outcomes.delete(keyOf(r)); });
+    // the keyboard moves on to the next row still to decide; Undo is reached deliberately (Tab, or the tray)
+    const last = rows.findIndex((r) => keyOf(r) === keyOf(targets[targets.length - 1]));
+    const after = rows.slice(last + 1).concat(rows.slice(0, Math.max(last, 0))).find((r) => r.status === 'pending'
+      && !deciding.has(keyOf(r)) && !outcomes.get(keyOf(r))?.conflict);
     draw();
+    const nextControl = after && document.getElementById(`pick-${after.orderId}-${after.nodeId}`);
+    if (nextControl) nextControl.focus();
     let done = 0;
     let failed = 0;
+    let conflicts = 0;
     try {
-      await withUndo(label, () => pool(targets, 4, async (r) => {
+      await withUndo(label, { focus: false }, () => pool(targets, 4, async (r) => {
         const key = keyOf(r);
         const note = (notes.get(key) || '').trim();
         try {
@@ -297,15 +304,25 @@ export function approvalsPage(main) {
           outcomes.set(key, { ok: true, message: decision === 'approved' ? 'Approved.' : 'Rejected.' });
           done += 1;
         } catch (e) {
-          outcomes.set(key, {
-            ok: false, message: `Not ${decision}: ${e.message}`, retry: () => decide([r], decision),
-          });
-          failed += 1;
+          if (e.status === 409) {
+            // not a failure: someone else decided first, or the order ended; the row says who and what, no Retry
+            let state = null;
+            try { state = await api(`/api/v1/orders/${encodeURIComponent(r.orderId)}`); } catch { /* said generally */ }
+            selected.delete(key);
+            outcomes.set(key, { ok: false, conflict: true, state, note });
+            conflicts += 1;
+          } else {
+            outcomes.set(key, {
+              ok: false, message: `Not ${decision}: ${e.message}`, retry: () => decide([r], decision),
+            });
+            failed += 1;
+          }
         }
       }));
-      if (done || failed) {
+      if (done || failed || conflicts) {
         mount(summary, h('p', { class: failed ? 'error' : 'notice' },
           `${decision === 'approved' ? 'Approved' : 'Rejected'} ${done} of ${targets.length}`
+          + `${conflicts ? `; ${conflicts} already decided by someone else or ended, as their rows say` : ''}`
           + `${failed ? `; ${failed} failed: see the rows below, whose notes are kept` : ''}.`));
       }
     } finally {
@@ -348,18 +365,27 @@ export function approvalsPage(main) {
   }
   function approvalRow(r, now, approver) {
     const key = keyOf(r);
-    const pending = r.status === 'pending';
-    const busy = deciding.has(key);
     const outcome = outcomes.get(key);
+    const conflict = outcome?.conflict ? closedApproval(outcome.state, r.nodeId) : null;
+    const pending = r.status === 'pending' && !conflict;
+    const busy = deciding.has(key);
     const note = h('input', {
       type: 'text', 'aria-label': `Note for ${r.title}`, placeholder: 'Note (optional)', class: 'note',
       id: `note-${r.orderId}-${r.nodeId}`, value: notes.get(key) || '', disabled: busy,
     });
     note.addEventListener('input', () => notes.set(key, note.value));
     const pick = h('input', { type: 'checkbox', class: 'pick', 'aria-label': `Select ${r.title} on ${r.orderId}`,
-      checked: selected.has(key), disabled: busy });
+      id: `pick-${r.orderId}-${r.nodeId}`, checked: selected.has(key), disabled: busy });
     pick.addEventListener('change', () => { if (pick.checked) selected.add(key); else selected.delete(key); draw(); });
-    const result = outcome ? (outcome.ok ? h('p', { class: 'outcome', role: 'status' }, outcome.message)
+    const result = conflict ? h('div', { class: 'outcome conflict', role: 'status' },
+      h('p', { class: 'decided-elsewhere' }, conflict.text, '. ',
+        conflict.status ? ['The order is ', badge(conflict.status), '.'] : ''),
+      outcome.note ? h('p', { class: 'kept-note' }, 'Your note, not sent: ', h('q', { class: 'note-text' }, outcome.note),
+        ' ', copyButton(outcome.note)) : null,
+      h('button', {
+        type: 'button', class: 'secondary dismiss', onclick: () => { outcomes.delete(key); load(); },
+      }, 'Dismiss'))
+      : outcome ? (outcome.ok ? h('p', { class: 'outcome', role: 'status' }, outcome.message)
       : h('div', { class: 'outcome failed', role: 'alert' }, h('p', { class: 'error' }, outcome.message),
         h('div', { class: 'row' }, h('button', { type: 'button', class: 'retry', onclick: outcome.retry }, 'Retry'),
           h('button', {
@@ -384,7 +410,8 @@ export function approvalsPage(main) {
       h('td', { 'data-label': 'Deadline', class: overdue ? 'error' : '' },
         pending ? h('span', { class: 'time-left' }, timeLeft(r.deadline, now)) : '',
         r.deadline ? h('div', { class: 'muted' }, timeEl(r.deadline)) : ''),
-      h('td', { 'data-label': 'Status' }, badge(r.status, pending ? 'pending-approval' : '')),
+      h('td', { 'data-label': 'Status' }, conflict ? badge('decided elsewhere', 'completed')
+        : badge(r.status, pending ? 'pending-approval' : '')),
       h('td', { 'data-label': 'Decided' }, r.decidedBy || '',
         r.note ? h('div', { class: 'muted' }, `“${r.note}”`) : ''),
       h('td', { class: 'decide-cell' }, actions));
@@ -407,50 +434,105 @@ export function approvalsPage(main) {
 
 // ---- Back office -------------------------------------------------------------------------------------------------
 
+const BACK_OFFICE_PAGE = 50;
+
+/**
+ * The back office: the orders waiting on a business event, a page of 50 waiting orders at a time with the list API's
+ * cursor (GET /api/v1/orders?status=waiting) and the true number waiting (GET /api/v1/orders/counts). Which event an
+ * order waits for is in its live state: each order on the page is read once, and again only when the list shows it
+ * changed. The page refreshes with one list call every 10 seconds; an order waiting only on an approval is named with a
+ * link to the inbox.
+ */
 export function backOfficePage(main) {
   const list = h('div', { id: 'back-office-list' }, h('p', { class: 'muted' }, 'Loading…'));
+  const pager = h('nav', { class: 'row pager', id: 'back-office-pager', 'aria-label': 'Pages of waiting orders' });
+  const states = new Map(); // orderId -> { updatedAt, state (a promise) }: read once per change of the order
+  let cursors = [null];
+  let pageIndex = 0;
   let busy = false;
   let seq = 0;
+  function stateOf(row) {
+    const known = states.get(row.id);
+    if (known && known.updatedAt === row.updatedAt) return known.state;
+    const state = api(`/api/v1/orders/${encodeURIComponent(row.id)}`);
+    states.set(row.id, { updatedAt: row.updatedAt, state }); // a read under way is shared, not repeated
+    state.catch(() => states.delete(row.id));
+    return state;
+  }
   async function load() {
     const mine = ++seq;
     try {
-      const { orders } = await api('/api/v1/orders?status=waiting');
-      const states = await pool(orders.filter((o) => o.waitingOn), 6, (o) => api(`/api/v1/orders/${encodeURIComponent(o.id)}`));
+      const query = new URLSearchParams({ status: 'waiting', limit: String(BACK_OFFICE_PAGE) });
+      if (cursors[pageIndex]) query.set('cursor', cursors[pageIndex]);
+      const [page, tally] = await Promise.all([api(`/api/v1/orders?${query}`), api('/api/v1/orders/counts')]);
       if (mine !== seq) return;
-      const rows = states.filter((s) => !(s instanceof Error)).flatMap((s) => (s.waits || [])
-        .filter((w) => w.kind === 'event').map((w) => ({ state: s, wait: w })))
-        .sort((a, b) => (a.wait.since || 0) - (b.wait.since || 0));
-      mount(list, table(['Order', 'Waiting for', 'Amount', 'Since', 'Deadline', 'Deliver'], rows.map(({ state, wait }) => {
-        const status = h('span', { 'aria-live': 'polite' });
-        const deliver = can('operator') ? h('button', {
-          type: 'button', class: 'deliver',
-          onclick: (e) => {
-            busy = true;
-            act(e.currentTarget, status, async () => {
-              let result;
-              const sent = await withUndo(`Deliver ${wait.event} to ${state.orderId}`, async () => {
-                result = await api(`/api/v1/orders/${encodeURIComponent(state.orderId)}/events`,
-                  { method: 'POST', body: { event: wait.event, payload: { source: 'back-office' } } });
-              });
-              if (sent) {
-                mount(status, result.delivered ? `Delivered to ${result.nodeId}.` : 'Nobody was waiting any more.');
-              }
-            }).finally(() => { busy = false; setTimeout(load, 2500); });
-          },
-        }, `Deliver ${wait.event}`) : h('span', { class: 'muted' }, 'Needs the operator role');
-        return h('tr', { 'data-order': state.orderId, 'data-event': wait.event },
-          h('td', {}, orderLink({ id: state.orderId }), h('div', { class: 'muted' }, state.order?.title || '')),
-          h('td', {}, h('code', {}, wait.event), h('div', { class: 'muted' }, wait.title || '')),
-          h('td', { class: 'num' }, money(wait.amount ?? state.order?.total, state.order?.currency)),
-          h('td', {}, timeEl(wait.since)), h('td', {}, timeEl(wait.deadline)), h('td', {}, deliver, ' ', status));
-      }), 'No orders are waiting on an event.'));
+      const read = await pool(page.orders, 4, stateOf);
+      if (mine !== seq) return;
+      cursors = cursors.slice(0, pageIndex + 1);
+      if (page.next) cursors.push(page.next);
+      const waiting = tally.counts?.waiting || 0;
+      const first = pageIndex * BACK_OFFICE_PAGE;
+      mount(pager,
+        h('button', { type: 'button', class: 'secondary', id: 'back-office-prev', disabled: pageIndex === 0,
+          onclick: () => { pageIndex -= 1; load(); } }, '← Newer'),
+        h('span', { id: 'back-office-range', role: 'status' }, page.orders.length
+          ? `Waiting orders ${first + 1}–${first + page.orders.length} of ${waiting}, ${BACK_OFFICE_PAGE} a page`
+          : `0 of ${waiting} waiting orders`),
+        h('button', { type: 'button', class: 'secondary', id: 'back-office-next', disabled: !page.next,
+          onclick: () => { pageIndex += 1; load(); } }, 'Older →'));
+      const rows = [];
+      page.orders.forEach((row, i) => {
+        const state = read[i];
+        if (state instanceof Error) {
+          rows.push(h('tr', { 'data-order': row.id }, h('td', {}, orderLink(row)),
+            h('td', { colspan: 5 }, errorBox(state))));
+          return;
+        }
+        const events = (state.waits || []).filter((w) => w.kind === 'event');
+        if (!events.length) {
+          rows.push(h('tr', { 'data-order': row.id, 'data-event': '' }, h('td', {}, orderLink(row),
+            h('div', { class: 'muted' }, row.title || '')),
+          h('td', { colspan: 5, class: 'muted' }, `Waiting on an approval: ${row.waitingOn || ''}. `,
+            h('a', { href: '/approvals' }, 'Decide it in the inbox'))));
+          return;
+        }
+        events.forEach((wait) => rows.push(eventRow(state, wait)));
+      });
+      mount(list, table(['Order', 'Waiting for', 'Amount', 'Since', 'Deadline', 'Deliver'], rows,
+        'No orders are waiting on an event.'));
     } catch (e) {
       if (mine === seq) mount(list, errorBox(e));
     }
   }
+  function eventRow(state, wait) {
+    const status = h('span', { 'aria-live': 'polite' });
+    const deliver = can('operator') ? h('button', {
+      type: 'button', class: 'deliver',
+      onclick: (e) => {
+        busy = true;
+        act(e.currentTarget, status, async () => {
+          let result;
+          const sent = await withUndo(`Deliver ${wait.event} to ${state.orderId}`, async () => {
+            result = await api(`/api/v1/orders/${encodeURIComponent(state.orderId)}/events`,
+              { method: 'POST', body: { event: wait.event, payload: { source: 'back-office' } } });
+          });
+          if (sent) {
+            mount(status, result.delivered ? `Delivered to ${result.nodeId}.` : 'Nobody was waiting any more.');
+          }
+        }).finally(() => { busy = false; setTimeout(load, 2500); });
+      },
+    }, `Deliver ${wait.event}`) : h('span', { class: 'muted' }, 'Needs the operator role');
+    return h('tr', { 'data-order': state.orderId, 'data-event': wait.event },
+      h('td', {}, orderLink({ id: state.orderId }), h('div', { class: 'muted' }, state.order?.title || '')),
+      h('td', {}, h('code', {}, wait.event), h('div', { class: 'muted' }, wait.title || '')),
+      h('td', { class: 'num' }, money(wait.amount ?? state.order?.total, state.order?.currency)),
+      h('td', {}, timeEl(wait.since)), h('td', {}, timeEl(wait.deadline)), h('td', {}, deliver, ' ', status));
+  }
   mount(main, h('h1', {}, 'Back office'), h('p', { class: 'muted' },
-    'Orders waiting on a business event. Delivering sends the event with payload { source: "back-office" }.'), list);
-  return refreshing(() => { if (!busy) load(); });
+    'Orders waiting on a business event, newest first. Delivering sends the event with payload '
+    + '{ source: "back-office" }.'), pager, list);
+  // only the first page refreshes by itself: a later page stays put while someone works through it
+  return refreshing(() => { if (!busy && pageIndex === 0) load(); }, () => 2 * REFRESH_MS);
 }
 
 // ---- Webhooks ----------------------------------------------------------------------------------------------------

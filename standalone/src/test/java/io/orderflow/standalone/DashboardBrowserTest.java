@@ -643,36 +643,6 @@ class DashboardBrowserTest {
     }
 
     @Test
-    void a_decision_the_server_refuses_stays_in_the_inbox_with_its_note_and_the_reason() {
-        String orderId = waitingForApproval();
-        WebDriver browser = signedIn(APPROVER);
-        open(browser, "/approvals");
-        By row = By.cssSelector("tr[data-order='" + orderId + "']");
-        wait(browser).until(ExpectedConditions.presenceOfElementLocated(row)).findElement(By.cssSelector("input.note"))
-                .sendKeys("ship it");
-        browser.findElement(row).findElement(By.cssSelector("button.approve")).click();
-        wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
-        // someone else decides the same approval during the undo window
-        http.post().uri("/api/v1/orders/" + orderId + "/approvals/approval").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue("{\"decision\": \"rejected\"}").exchange().expectStatus().isOk();
-
-        By alert = By.cssSelector("tr[data-order='" + orderId + "'] [role=alert]");
-        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(alert,
-                "That node is not waiting for an approval."));
-        // past the inbox's refreshes the row, its note and the reason stay until dismissed
-        String selector = "tr[data-order='" + orderId + "']";
-        await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(15)).until(() -> js(browser,
-                "const row = document.querySelector(arguments[0]);"
-                        + "return row ? row.querySelector('[role=alert]')?.textContent + '|' "
-                        + "+ row.querySelector('input.note').value : 'gone';", selector),
-                shown -> String.valueOf(shown).contains("not waiting for an approval.") && String.valueOf(shown)
-                        .endsWith("|ship it"));
-        assertThat(browser.findElement(row).findElements(By.cssSelector("button.retry"))).hasSize(1);
-        browser.findElement(row).findElement(By.cssSelector("button.dismiss")).click();
-        wait(browser).until(ExpectedConditions.numberOfElementsToBe(row, 0));
-    }
-
-    @Test
     void after_a_cancel_the_graph_shows_the_unfinished_nodes_skipped() {
         String orderId = waitingForApproval();
         http.post().uri("/api/v1/orders/" + orderId + "/cancel").contentType(MediaType.APPLICATION_JSON)

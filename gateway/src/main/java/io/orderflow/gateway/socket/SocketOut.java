@@ -12,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * One message of the order socket to the client, or none ({@code json} null); a close status ends the socket after
  * it. The shapes are the socket's: {@code { type: "state", state }} and {@code { type: "error", error }} pushes, and
- * {@code { id, result }} or {@code { id, error, issues? }} answers to calls.
+ * {@code { id, result }} or {@code { id, error, issues?, status? }} answers to calls (status: the agent's HTTP status of a refusal).
  */
 record SocketOut(String json, CloseStatus close) {
 
@@ -54,7 +54,8 @@ record SocketOut(String json, CloseStatus close) {
         if (reply.status() >= 200 && reply.status() < 300) {
             return result(id, body);
         }
-        return error(id, errorOf(body));
+        // the agent's status too, so a page tells a conflict (409: e.g. a node no longer waiting) from a failure
+        return message(errorBody(id, errorOf(body)).put("status", reply.status()));
     }
 
     static SocketOut error(JsonNode id, String message) {

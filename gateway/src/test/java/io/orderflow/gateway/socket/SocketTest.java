@@ -230,8 +230,10 @@ class SocketTest {
             JsonNode invalid = socket.call("decide", "{\"nodeId\": \"approval\", \"decision\": \"maybe\"}");
             assertThat(invalid.get("error").asString()).isNotBlank();
             assertThat(invalid.get("issues").isArray()).isTrue();
-            assertThat(socket.call("decide", "{\"nodeId\": \"elsewhere\", \"decision\": \"approved\"}")
-                    .get("error").asString()).isEqualTo("That node is not waiting for an approval.");
+            JsonNode notWaiting = socket.call("decide", "{\"nodeId\": \"elsewhere\", \"decision\": \"approved\"}");
+            assertThat(notWaiting.get("error").asString()).isEqualTo("That node is not waiting for an approval.");
+            assertThat(notWaiting.get("status").asInt()).as("the agent's status, so a page tells a conflict")
+                    .isEqualTo(409);
             socket.sendRaw("not json");
             assertThat(socket.nextReply().get("error").asString()).isNotBlank();
             assertThat(socket.isOpen()).isTrue();
