@@ -43,7 +43,7 @@ import tools.jackson.databind.JsonNode;
  *
  * <pre>
  * java ... CrashRounds --jar=standalone/target/standalone-0.1.0-SNAPSHOT-exec.jar --rounds=20 [--work=DIR]
- *      [--jvm-args="..."] [--port=18080] [--kafka-port=19092] [--seed=N]
+ *      [--jvm-args="..."] [--port=28180] [--kafka-port=29192] [--seed=N]
  * </pre>
  */
 public final class CrashRounds {
@@ -105,8 +105,8 @@ public final class CrashRounds {
         List<String> jvmArgs = Arrays.stream(options.getOrDefault("jvm-args", "").split("\\s+"))
                 .filter(s -> !s.isBlank()).toList();
         CrashRounds crash = new CrashRounds(jar.toAbsolutePath(), jvmArgs, work.toAbsolutePath(),
-                Integer.parseInt(options.getOrDefault("port", "18080")),
-                Integer.parseInt(options.getOrDefault("kafka-port", "19092")));
+                Integer.parseInt(options.getOrDefault("port", "28180")),
+                Integer.parseInt(options.getOrDefault("kafka-port", "29192")));
         System.out.printf("crash rounds: %d, seed %d, jar %s, JVM options [%s], data and logs in %s%n", rounds, seed,
                 jar, String.join(" ", jvmArgs), work);
         List<Round> done = crash.run(rounds, new Random(seed));
@@ -114,6 +114,14 @@ public final class CrashRounds {
     }
 
     private List<Round> run(int rounds, Random random) throws Exception {
+        for (int taken : new int[] {port, kafkaPort}) {
+            try (java.net.ServerSocket probe = new java.net.ServerSocket(taken)) {
+                probe.setReuseAddress(true);
+            } catch (IOException e) {
+                throw new IllegalStateException("Port " + taken + " is taken: another system would answer the rounds "
+                        + "(choose others with --port and --kafka-port)", e);
+            }
+        }
         deleteTree(work);
         Files.createDirectories(work.resolve("data"));
         // its own copy: a build during the rounds does not change the jar a restart starts
