@@ -324,6 +324,8 @@ public final class CrashRounds {
         builder.environment().putIfAbsent("MALLOC_ARENA_MAX", "2");
         process = builder.start();
         startedAt = System.nanoTime();
+        Process started = process;
+        Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
     }
 
     private void kill() throws InterruptedException {
