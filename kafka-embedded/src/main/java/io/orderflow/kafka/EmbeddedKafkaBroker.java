@@ -13,11 +13,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
@@ -252,14 +255,43 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until the broker answers and every partition on it has a leader. On a start after a crash the broker
+     * answers before that: its stop was unclean, so the controller first fences its previous registration, takes it
+     * out of every partition's ISR, and elects it leader again (an unclean election, it being the only replica) once
+     * it has registered anew. Services started after it find every partition led.
+     */
     private void awaitReady() {
         Map<String, Object> config = new HashMap<>(clientSecurity);
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_TIMEOUT.toMillis());
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         try (Admin admin = Admin.create(config)) {
             admin.describeCluster().nodes().get();
+            while (!everyPartitionLed(admin)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("partitions without a leader after " + READY_TIMEOUT.toSeconds()
+                            + " s");
+                }
+                Thread.sleep(100);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the Kafka broker on " + bootstrapServers, e);
         } catch (Exception e) {
             throw new IllegalStateException("Kafka broker on " + bootstrapServers + " did not become ready", e);
+        }
+    }
+
+    private static boolean everyPartitionLed(Admin admin) throws InterruptedException {
+        try {
+            Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true).timeoutMs(5000)).names()
+                    .get();
+            return admin.describeTopics(topics).allTopicNames().get().values().stream()
+                    .flatMap(topic -> topic.partitions().stream())
+                    .allMatch(partition -> partition.leader() != null && !partition.leader().isEmpty());
+        } catch (ExecutionException e) {
+            return false;
         }
     }
 
