@@ -81,8 +81,8 @@ public final class CrashRounds {
         this.base = "http://localhost:" + port;
     }
 
-    record Round(int number, String point, double readySeconds, double completedSeconds, int accepted, int lost,
-                 int runTwice, String note) {
+    record Round(int number, String at, String load, String point, double readySeconds, double completedSeconds,
+                 int accepted, int lost, int runTwice, String note) {
 
         boolean metGoal() {
             return readySeconds >= 0 && readySeconds <= READY_WITHIN.toSeconds() && completedSeconds >= 0
@@ -178,6 +178,8 @@ public final class CrashRounds {
                 }
                 default -> Thread.sleep(2000 + random.nextInt(6000));
             }
+            String killedAt = java.time.LocalTime.now(java.time.ZoneOffset.UTC).withNano(0).toString();
+            String loadAtKill = loadAverage();
             kill();
             if ("twice".equals(point)) {
                 start();
@@ -233,8 +235,8 @@ public final class CrashRounds {
                     }
                 }
             }
-            return new Round(number, point, ready >= 0 ? readyAt : -1, completed, accepted.size() - before, lost,
-                    twice, note);
+            return new Round(number, killedAt, loadAtKill, point, ready >= 0 ? readyAt : -1, completed,
+                    accepted.size() - before, lost, twice, note);
         }
     }
 
@@ -374,13 +376,14 @@ public final class CrashRounds {
     }
 
     private static void header() {
-        System.out.println("| round | kill point | restart to ready (s) | ready to a new order completed (s) "
-                + "| orders accepted | orders lost | nodes run twice | note |");
-        System.out.println("|---|---|---|---|---|---|---|---|");
+        System.out.println("| round | killed (UTC) | load average (1 min) | kill point | restart to ready (s) "
+                + "| ready to a new order completed (s) | orders accepted | orders lost | nodes run twice | note |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     }
 
     private static void row(Round round) {
-        System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %d | %d | %d | %s |%n", round.number(), round.point(),
+        System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %d | %d | %d | %s |%n", round.number(),
+                round.at(), round.load(), round.point(),
                 seconds(round.readySeconds()), seconds(round.completedSeconds()), round.accepted(), round.lost(),
                 round.runTwice(), round.note());
         System.out.flush();
@@ -409,6 +412,15 @@ public final class CrashRounds {
         double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
         System.out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", name, seconds(sorted[0]), seconds(median),
                 seconds(sorted[n - 1]));
+    }
+
+    /** The machine's load average over the last minute, from /proc/loadavg ("?" where there is none). */
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
     }
 
     private static String seconds(double value) {
