@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,9 +20,11 @@ import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
@@ -65,6 +68,8 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     private final String service;
     private final Properties config;
     private final LongSupplier clock;
+    private final Duration every;
+    private final Duration stalledAfter;
     private final Map<String, Restore> restoring = new HashMap<>();
     private long restoredDone;
     private long totalDone;
@@ -79,9 +84,16 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
      * @param config  the application's configuration, for the admin client that finds what a stalled task waits for
      */
     StreamsProgress(String service, Properties config, LongSupplier clock) {
+        this(service, config, clock, EVERY, STALLED_AFTER);
+    }
+
+    /** With other intervals than {@link #EVERY} and {@link #STALLED_AFTER} (tests). */
+    StreamsProgress(String service, Properties config, LongSupplier clock, Duration every, Duration stalledAfter) {
         this.service = service;
         this.config = config;
         this.clock = clock;
+        this.every = every;
+        this.stalledAfter = stalledAfter;
         this.runningAt = clock.getAsLong();
     }
 
@@ -94,7 +106,7 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
             thread.setDaemon(true);
             return thread;
         });
-        ticker.scheduleWithFixedDelay(this::tick, EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        ticker.scheduleWithFixedDelay(this::tick, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -168,8 +180,8 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
             if (restoring()) {
                 log.info(progressLine());
             }
-            if (app.state().isRunningOrRebalancing() && now - runningAt >= STALLED_AFTER.toMillis()
-                    && now - lastWarnAt >= STALLED_AFTER.toMillis() && !restoring()) {
+            if (app.state().isRunningOrRebalancing() && now - runningAt >= stalledAfter.toMillis()
+                    && now - lastWarnAt >= stalledAfter.toMillis() && !restoring()) {
                 lastWarnAt = now;
                 log.warn("{} has not started its tasks for {} s (state {}): {}", service, (now - runningAt) / 1000,
                         app.state(), whatItWaitsFor(app));
@@ -182,14 +194,21 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     /** Why the tasks of {@code app} have not started: the partitions and what they wait for. */
     String whatItWaitsFor(KafkaStreams app) {
         Set<TopicPartition> assigned = new TreeSet<>(java.util.Comparator.comparing(TopicPartition::toString));
+        Set<String> consumers = new HashSet<>();
         for (ThreadMetadata thread : app.metadataForLocalThreads()) {
             thread.activeTasks().forEach(task -> assigned.addAll(task.topicPartitions()));
+            consumers.add(thread.consumerClientId());
         }
-        if (assigned.isEmpty()) {
-            return "no partition assigned yet: waiting for the group "
-                    + config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG) + " to assign its tasks";
-        }
+        String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
         try (Admin admin = Admin.create(adminConfig())) {
+            if (assigned.isEmpty()) {
+                // tasks still initialising are not in the threads' metadata yet: the group knows their partitions
+                assigned.addAll(groupAssignment(admin, group, consumers));
+            }
+            if (assigned.isEmpty()) {
+                return "no partition assigned to it as far as its threads and the group " + group + " tell: waiting "
+                        + "for the group to assign its tasks";
+            }
             List<TopicPartition> unstable = unstableOffsets(admin, assigned);
             if (unstable.isEmpty()) {
                 return "partitions " + assigned + " assigned, their committed offsets readable; waiting for the "
@@ -202,25 +221,47 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
         }
     }
 
-    /** The partitions of {@code assigned} whose committed offset cannot be read stable within the admin timeout. */
+    /** The partitions the group assigned to this instance's consumers ({@code consumers}: their client ids). */
+    private static Set<TopicPartition> groupAssignment(Admin admin, String group, Set<String> consumers) {
+        try {
+            ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all()
+                    .get(ADMIN_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS).get(group);
+            Set<TopicPartition> partitions = new HashSet<>();
+            for (MemberDescription member : description.members()) {
+                if (consumers.contains(member.clientId())) {
+                    partitions.addAll(member.assignment().topicPartitions());
+                }
+            }
+            return partitions;
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            return Set.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Set.of();
+        }
+    }
+
+    /**
+     * The partitions of {@code assigned} whose committed offset cannot be read stable: the admin client leaves out of
+     * its answer a partition the group coordinator answers {@code UNSTABLE_OFFSET_COMMIT} for.
+     */
     private List<TopicPartition> unstableOffsets(Admin admin, Collection<TopicPartition> assigned) {
         String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-        List<TopicPartition> unstable = new ArrayList<>();
-        for (TopicPartition partition : assigned) {
-            try {
-                admin.listConsumerGroupOffsets(Map.of(group, new ListConsumerGroupOffsetsSpec()
-                                        .topicPartitions(List.of(partition))),
-                                new ListConsumerGroupOffsetsOptions().requireStable(true)
-                                        .timeoutMs((int) ADMIN_TIMEOUT.toMillis()))
-                        .partitionsToOffsetAndMetadata(group).get(ADMIN_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                unstable.add(partition);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return unstable;
-            }
+        List<TopicPartition> unstable = new ArrayList<>(assigned);
+        try {
+            unstable.removeAll(admin.listConsumerGroupOffsets(Map.of(group, new ListConsumerGroupOffsetsSpec()
+                                    .topicPartitions(List.copyOf(assigned))),
+                            new ListConsumerGroupOffsetsOptions().requireStable(true)
+                                    .timeoutMs((int) ADMIN_TIMEOUT.toMillis()))
+                    .partitionsToOffsetAndMetadata(group).get(ADMIN_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS)
+                    .keySet());
+            return unstable;
+        } catch (ExecutionException | TimeoutException e) {
+            return unstable;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return unstable;
         }
-        return unstable;
     }
 
     /** The cluster's open transactions: id, state, age, timeout and the partitions they wrote. */
