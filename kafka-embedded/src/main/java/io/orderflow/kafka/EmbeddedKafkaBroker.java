@@ -93,7 +93,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                     "sasl.mechanism", "PLAIN",
                     "sasl.jaas.config", sasl.jaasConfig(false));
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, clientSecurity);
-            broker.awaitReady();
+            broker.awaitReady(true);
             log.info("Kafka broker ready on {} with data in {}", bootstrap, logDir);
             return broker;
         } catch (IOException e) {
@@ -134,7 +134,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
                     server.startup();
                     EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, Map.of());
-                    broker.awaitReady();
+                    broker.awaitReady(false);
                     return broker;
                 }, start -> new Thread(start, thread).start()));
             }
@@ -256,19 +256,21 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     /**
-     * Waits until the broker answers and every partition on it has a leader. On a start after a crash the broker
-     * answers before that: its stop was unclean, so the controller first fences its previous registration, takes it
-     * out of every partition's ISR, and elects it leader again (an unclean election, it being the only replica) once
-     * it has registered anew. Services started after it find every partition led.
+     * Waits until the broker answers and, with {@code everyPartitionLed} (a single node), every partition has a
+     * leader. On a start after a crash the broker answers before that: its stop was unclean, so the controller first
+     * fences its previous registration, takes it out of every partition's ISR, and elects it leader again (an unclean
+     * election, it being the only replica) once it has registered anew. Services started after it find every
+     * partition led. A node of a cluster does not wait for that: with other nodes down, some partitions may have no
+     * leader for as long as they are.
      */
-    private void awaitReady() {
+    private void awaitReady(boolean everyPartitionLed) {
         Map<String, Object> config = new HashMap<>(clientSecurity);
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_TIMEOUT.toMillis());
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         try (Admin admin = Admin.create(config)) {
             admin.describeCluster().nodes().get();
-            while (!everyPartitionLed(admin)) {
+            while (everyPartitionLed && !everyPartitionLed(admin)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("partitions without a leader after " + READY_TIMEOUT.toSeconds()
                             + " s");
