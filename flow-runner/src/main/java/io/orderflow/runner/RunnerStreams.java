@@ -42,7 +42,7 @@ public class RunnerStreams implements SmartLifecycle {
             publisher.seed(FlowFiles.seeded());
         }
         budget = new NodeBudget(properties.runner().nodeBudget(), NODE_WORKERS);
-        streams = StreamsApp.start("Flow-runner", RunTopology.build(engine, budget), streamsConfig());
+        streams = StreamsApp.start("flow-runner", RunTopology.build(engine, budget), streamsConfig());
     }
 
     Properties streamsConfig() {

@@ -13,11 +13,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
@@ -90,7 +93,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                     "sasl.mechanism", "PLAIN",
                     "sasl.jaas.config", sasl.jaasConfig(false));
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, clientSecurity);
-            broker.awaitReady();
+            broker.awaitReady(true);
             log.info("Kafka broker ready on {} with data in {}", bootstrap, logDir);
             return broker;
         } catch (IOException e) {
@@ -131,7 +134,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
                     server.startup();
                     EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, Map.of());
-                    broker.awaitReady();
+                    broker.awaitReady(false);
                     return broker;
                 }, start -> new Thread(start, thread).start()));
             }
@@ -160,9 +163,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         log.info("Kafka broker on {} stopped", bootstrapServers);
     }
 
-    /** The one node of a single-broker system; with {@code sasl}, its client listener requires that user. */
+    /**
+     * The one node of a single-broker system; with {@code sasl}, its client listener requires that user.
+     *
+     * <p>Its broker heartbeats its controller, in the same JVM, every 500 ms and counts as gone after 3 s instead of
+     * 2 s and 9 s. The node stops without telling its controller when its JVM is killed; started again, its broker
+     * may register only once the controller has seen the previous registration's session expire, and until then no
+     * partition has a leader: with Kafka's default the restart waited about 9 s for that alone (2026-11-27, 2-core
+     * machine, a JVM killed under load and started again on its data).
+     */
     private static Properties settings(Path logDir, int clientPort, int controllerPort, SaslUser sasl) {
-        return settings(logDir, 1, clientPort, controllerPort, "1@127.0.0.1:" + controllerPort, 1, sasl);
+        Properties p = settings(logDir, 1, clientPort, controllerPort, "1@127.0.0.1:" + controllerPort, 1, sasl);
+        p.put("broker.heartbeat.interval.ms", "500");
+        p.put("broker.session.timeout.ms", "3000");
+        return p;
     }
 
     /**
@@ -195,6 +209,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("share.coordinator.state.topic.replication.factor", String.valueOf(replicas)),
                 Map.entry("share.coordinator.state.topic.min.isr", minIsr),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
+                // A transaction left open by a process that died is aborted once its timeout (Kafka Streams: 10 s)
+                // has passed, at the next check for such transactions: every second rather than every 10 s, so a
+                // consumer group whose offsets it holds unstable waits at most a second past the timeout.
+                Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"),
                 // small footprint: this broker shares its JVM with four services
                 Map.entry("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024)),
                 Map.entry("num.network.threads", "2"),
@@ -237,14 +255,45 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    private void awaitReady() {
+    /**
+     * Waits until the broker answers and, with {@code everyPartitionLed} (a single node), every partition has a
+     * leader. On a start after a crash the broker answers before that: its stop was unclean, so the controller first
+     * fences its previous registration, takes it out of every partition's ISR, and elects it leader again (an unclean
+     * election, it being the only replica) once it has registered anew. Services started after it find every
+     * partition led. A node of a cluster does not wait for that: with other nodes down, some partitions may have no
+     * leader for as long as they are.
+     */
+    private void awaitReady(boolean everyPartitionLed) {
         Map<String, Object> config = new HashMap<>(clientSecurity);
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_TIMEOUT.toMillis());
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         try (Admin admin = Admin.create(config)) {
             admin.describeCluster().nodes().get();
+            while (everyPartitionLed && !everyPartitionLed(admin)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("partitions without a leader after " + READY_TIMEOUT.toSeconds()
+                            + " s");
+                }
+                Thread.sleep(100);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the Kafka broker on " + bootstrapServers, e);
         } catch (Exception e) {
             throw new IllegalStateException("Kafka broker on " + bootstrapServers + " did not become ready", e);
+        }
+    }
+
+    private static boolean everyPartitionLed(Admin admin) throws InterruptedException {
+        try {
+            Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true).timeoutMs(5000)).names()
+                    .get();
+            return admin.describeTopics(topics).allTopicNames().get().values().stream()
+                    .flatMap(topic -> topic.partitions().stream())
+                    .allMatch(partition -> partition.leader() != null && !partition.leader().isEmpty());
+        } catch (ExecutionException e) {
+            return false;
         }
     }
 

@@ -42,7 +42,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * SASL_PLAINTEXT with the PLAIN mechanism. Given the credentials in {@code KAFKA_PROPERTIES_FILE}, every client of
  * every service gets in (the Streams apps, the gateway's readers and producers, the dispatcher's spring-kafka
  * listeners and admin) and an order completes; the topics the system creates, Kafka Streams' changelogs and the
- * dispatcher's retry topics included, carry {@code TOPIC_MIN_ISR}. With a wrong password the start fails saying so.
+ * dispatcher's retry topics included, carry {@code TOPIC_MIN_ISR}; and the system reports itself ready, its
+ * {@code kafka} checks let in as its other clients are. With a wrong password the start fails saying so.
  */
 class SecuredClusterEndToEndTest {
 
@@ -97,6 +98,12 @@ class SecuredClusterEndToEndTest {
                     .exchange()
                     .expectStatus().isOk()
                     .expectBody().jsonPath("$.status").isEqualTo("completed"));
+
+            // ready: each service's kafka check reaches the cluster with the same credentials as its other clients
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> http.get().uri("/actuator/health/readiness")
+                    .exchange()
+                    .expectStatus().isOk()
+                    .expectBody().jsonPath("$.status").isEqualTo("UP"));
 
             // the dispatcher's listeners read the order's events and its attempts, and commit, on the secured listener
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(hooks).hasPositiveValue());

@@ -51,6 +51,7 @@ public final class FlowPublisher {
      */
     private static final int ATTEMPTS = 10;
     private static final long PAUSE_MS = 50;
+    static final int TRANSACTION_TIMEOUT_MS = 10_000;
 
     private final KafkaSettings kafka;
     private final FlowValidator validator;
@@ -170,6 +171,10 @@ public final class FlowPublisher {
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, TRANSACTIONAL_ID);
+        // A publisher that dies inside its transaction holds back every read_committed reader of the flows topic until
+        // the next publisher starts (same id: it aborts the transaction) or the coordinator aborts it after this
+        // timeout: 10 s, as Kafka Streams sets for its own producers, rather than the producer's default of 60 s.
+        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, TRANSACTION_TIMEOUT_MS);
         props.putAll(SocketBuffers.client());
         return props;
     }

@@ -28,7 +28,7 @@ class RunnerObservability {
 
     @Bean
     BrokerReachability kafkaHealthIndicator(RunnerProperties settings) {
-        return new BrokerReachability(settings.kafka().bootstrapServers());
+        return new BrokerReachability(settings.kafka());
     }
 
     /** The catalogue's nodes, counted ({@link NodeMeters}). */

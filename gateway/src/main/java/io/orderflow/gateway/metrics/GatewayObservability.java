@@ -17,7 +17,7 @@ class GatewayObservability {
 
     @Bean
     BrokerReachability kafkaHealthIndicator(KafkaSettings kafka) {
-        return new BrokerReachability(kafka.bootstrapServers());
+        return new BrokerReachability(kafka);
     }
 
     @Bean

@@ -1,8 +1,11 @@
 package io.orderflow.kafka.observability;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.orderflow.kafka.StreamsApp;
+import io.orderflow.kafka.StreamsProgress;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,11 +21,14 @@ import org.springframework.context.ApplicationListener;
  * lifecycle bean). Kafka's own metrics become meters named {@code kafka.stream.*}, {@code kafka.consumer.*} (with the
  * consumer lag {@code kafka.consumer.fetch.manager.records.lag.max} per topic and partition), {@code kafka.producer.*}
  * and {@code kafka.admin.*}; the meters read Kafka's values at scrape time, so the stream threads do no extra work.
- * Metrics Kafka adds later (a partition's lag once it is assigned) are picked up every {@link #REFRESH}.
+ * Metrics Kafka adds later (a partition's lag once it is assigned) are picked up every {@link #REFRESH}. Besides
+ * them, {@value #RESTORE_METER} gives the stores' restore progress ({@link StreamsProgress}).
  */
 public final class StreamsMeters implements ApplicationListener<ApplicationStartedEvent>, DisposableBean {
 
     static final Duration REFRESH = Duration.ofSeconds(15);
+    /** The restore's progress ({@link StreamsProgress}), tagged {@code records=restored} and {@code records=total}. */
+    public static final String RESTORE_METER = "orderflow.streams.restore";
 
     private final Supplier<KafkaStreams> streams;
     private final MeterRegistry registry;
@@ -53,6 +59,16 @@ public final class StreamsMeters implements ApplicationListener<ApplicationStart
         });
         bound = new KafkaStreamsMetrics(current, Tags.of("application", application), refresher, REFRESH);
         bound.bindTo(registry);
+        StreamsApp.progress(current).ifPresent(progress -> {
+            Gauge.builder(RESTORE_METER, progress, StreamsProgress::restoredRecords).tag("application", application)
+                    .tag("records", "restored").baseUnit("records")
+                    .description("Changelog records restored since the application last ran (0 while it runs)")
+                    .register(registry);
+            Gauge.builder(RESTORE_METER, progress, StreamsProgress::totalRecords).tag("application", application)
+                    .tag("records", "total").baseUnit("records")
+                    .description("Changelog records to restore since the application last ran (0 while it runs)")
+                    .register(registry);
+        });
     }
 
     @Override

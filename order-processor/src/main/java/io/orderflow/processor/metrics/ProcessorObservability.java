@@ -27,7 +27,7 @@ class ProcessorObservability {
 
     @Bean
     BrokerReachability kafkaHealthIndicator(ProcessorProperties settings) {
-        return new BrokerReachability(settings.kafka().bootstrapServers());
+        return new BrokerReachability(settings.kafka());
     }
 
     @Bean

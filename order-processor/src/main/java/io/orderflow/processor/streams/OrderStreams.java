@@ -61,7 +61,7 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
             return;
         }
         self = new HostInfo(advertisedHost(), event.getWebServer().getPort());
-        streams = StreamsApp.start("Order processor", OrderTopology.build(settings.agentSettings(), Clock.systemUTC(),
+        streams = StreamsApp.start("order-processor", OrderTopology.build(settings.agentSettings(), Clock.systemUTC(),
                 OrderTopology.SWEEP_BUDGET, applier, live), properties(self));
         log.info("Order processor streams started, serving queries as {}:{}", self.host(), self.port());
     }

@@ -22,7 +22,7 @@ class DispatcherObservability {
 
     @Bean
     BrokerReachability kafkaHealthIndicator(KafkaSettings kafka) {
-        return new BrokerReachability(kafka.bootstrapServers());
+        return new BrokerReachability(kafka);
     }
 
     @Bean

@@ -1,0 +1,446 @@
+package io.orderflow.standalone.bench;
+
+import io.orderflow.schemas.json.Json;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The crash-recovery rounds of {@code standalone/crash-recovery.sh}: starts the standalone system as a child JVM on one
+ * data directory and, round after round, kills it with SIGKILL at one of these moments, then starts it again on the
+ * same data at once:
+ * <ul>
+ *     <li>{@code idle}: no order in flight;</li>
+ *     <li>{@code load-48}, {@code load-256}: 2 to 8 s into a load of that many storefront orders in flight;</li>
+ *     <li>{@code restoring}: 0.5 to 3 s after the previous start answered, under a load of 48;</li>
+ *     <li>{@code twice}: under a load of 48, then again 1 to 8 s after that restart (two kills within 10 s).</li>
+ * </ul>
+ * Each order is posted with an {@code Idempotency-Key} and posted again under the same key until the system answers
+ * it (connection errors and 503 while the system is down). Per round it prints the kill point, the time from the
+ * restart to readiness ({@code /actuator/health/readiness} 200), from readiness to a newly started order completed,
+ * orders accepted and never completed (lost), and nodes with more than one run (run twice); then the minimum, median
+ * and maximum. It exits non-zero when any round missed the goal: ready within 30 s, the new order completed within
+ * 10 s of ready, nothing lost or run twice.
+ *
+ * <pre>
+ * java ... CrashRounds --jar=standalone/target/standalone-0.1.0-SNAPSHOT-exec.jar --rounds=20 [--work=DIR]
+ *      [--jvm-args="..."] [--port=28180] [--kafka-port=29192] [--seed=N]
+ * </pre>
+ */
+public final class CrashRounds {
+
+    private static final Duration READY_WITHIN = Duration.ofSeconds(30);
+    private static final Duration COMPLETED_WITHIN = Duration.ofSeconds(10);
+    /** How long a round waits for readiness and for its orders before it counts them as stalled or lost. */
+    private static final Duration GIVE_UP = Duration.ofMinutes(4);
+    private static final String[] POINTS = {"idle", "load-48", "load-256", "restoring", "twice"};
+    private static final String BODY = """
+            {"flowId":"storefront_order","input":{"type":"storefront_order","customerId":"cus_crash",
+             "currency":"USD","lines":[{"sku":"TSHIRT-RED-M","name":"T-shirt","qty":2,"unitPrice":19.5}],
+             "meta":{"shipTo":"1 Main Street"}}}""";
+
+    private final Path jar;
+    private final List<String> jvmArgs;
+    private final Path work;
+    private final int port;
+    private final int kafkaPort;
+    private final String base;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+            .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    /** Every order the system accepted: idempotency key to order id. */
+    private final Map<String, String> accepted = new ConcurrentHashMap<>();
+    private final AtomicInteger keys = new AtomicInteger();
+    private Process process;
+    private long startedAt;
+
+    private CrashRounds(Path jar, List<String> jvmArgs, Path work, int port, int kafkaPort) {
+        this.jar = jar;
+        this.jvmArgs = jvmArgs;
+        this.work = work;
+        this.port = port;
+        this.kafkaPort = kafkaPort;
+        this.base = "http://localhost:" + port;
+    }
+
+    record Round(int number, String at, String load, String point, double readySeconds, double completedSeconds,
+                 int accepted, int lost, int runTwice, String note) {
+
+        boolean metGoal() {
+            return readySeconds >= 0 && readySeconds <= READY_WITHIN.toSeconds() && completedSeconds >= 0
+                    && completedSeconds <= COMPLETED_WITHIN.toSeconds() && lost == 0 && runTwice == 0;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new java.util.HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 2 && eq < arg.length() - 1) {
+                options.put(arg.substring(2, eq), arg.substring(eq + 1));
+            }
+        }
+        Path jar = Path.of(options.getOrDefault("jar", "standalone/target/standalone-0.1.0-SNAPSHOT-exec.jar"));
+        Path work = Path.of(options.getOrDefault("work", "/tmp/orderflow-crash-recovery"));
+        int rounds = Integer.parseInt(options.getOrDefault("rounds", "10"));
+        long seed = Long.parseLong(options.getOrDefault("seed", String.valueOf(System.currentTimeMillis())));
+        List<String> jvmArgs = Arrays.stream(options.getOrDefault("jvm-args", "").split("\\s+"))
+                .filter(s -> !s.isBlank()).toList();
+        CrashRounds crash = new CrashRounds(jar.toAbsolutePath(), jvmArgs, work.toAbsolutePath(),
+                Integer.parseInt(options.getOrDefault("port", "28180")),
+                Integer.parseInt(options.getOrDefault("kafka-port", "29192")));
+        System.out.printf("crash rounds: %d, seed %d, jar %s, JVM options [%s], data and logs in %s%n", rounds, seed,
+                jar, String.join(" ", jvmArgs), work);
+        List<Round> done = crash.run(rounds, new Random(seed));
+        System.exit(done.stream().allMatch(Round::metGoal) ? 0 : 1);
+    }
+
+    private List<Round> run(int rounds, Random random) throws Exception {
+        for (int taken : new int[] {port, kafkaPort}) {
+            try (java.net.ServerSocket probe = new java.net.ServerSocket(taken)) {
+                probe.setReuseAddress(true);
+            } catch (IOException e) {
+                throw new IllegalStateException("Port " + taken + " is taken: another system would answer the rounds "
+                        + "(choose others with --port and --kafka-port)", e);
+            }
+        }
+        deleteTree(work);
+        Files.createDirectories(work.resolve("data"));
+        // its own copy: a build during the rounds does not change the jar a restart starts
+        Files.copy(jar, work.resolve("standalone.jar"));
+        List<Round> done = new ArrayList<>();
+        try {
+            start();
+            double first = awaitReady();
+            System.out.printf("first start ready in %.1f s%n", first);
+            header();
+            for (int i = 1; i <= rounds; i++) {
+                Round round = round(i, POINTS[(i - 1) % POINTS.length], random);
+                done.add(round);
+                row(round);
+            }
+        } finally {
+            if (process != null) {
+                process.destroy();
+                process.waitFor(60, TimeUnit.SECONDS);
+                process.destroyForcibly();
+            }
+        }
+        summary(done);
+        return done;
+    }
+
+    private Round round(int number, String point, Random random) throws Exception {
+        int before = accepted.size();
+        AtomicBoolean loading = new AtomicBoolean();
+        List<String> unanswered = new java.util.concurrent.CopyOnWriteArrayList<>();
+        String note = "";
+        try (ExecutorService load = Executors.newVirtualThreadPerTaskExecutor()) {
+            int inFlight = switch (point) {
+                case "idle" -> 0;
+                case "load-256" -> 256;
+                default -> 48;
+            };
+            if (inFlight > 0) {
+                loading.set(true);
+                for (int i = 0; i < inFlight; i++) {
+                    load.submit(() -> keepPosting(loading, unanswered));
+                }
+            }
+            switch (point) {
+                case "idle" -> Thread.sleep(1000 + random.nextInt(3000));
+                case "restoring" -> {
+                    // this round's kill comes shortly after the previous start answered: kill, start and kill
+                    // again while the restarted system restores and takes its load back
+                    Thread.sleep(2000 + random.nextInt(4000));
+                    kill();
+                    start();
+                    awaitReady();
+                    Thread.sleep(500 + random.nextInt(2500));
+                }
+                default -> Thread.sleep(2000 + random.nextInt(6000));
+            }
+            String killedAt = java.time.LocalTime.now(java.time.ZoneOffset.UTC).withNano(0).toString();
+            String loadAtKill = loadAverage();
+            kill();
+            if ("twice".equals(point)) {
+                start();
+                Thread.sleep(1000 + random.nextInt(7000));
+                kill();
+            }
+            long restarted = System.nanoTime();
+            start();
+            double ready = awaitReady();
+            if (ready < 0) {
+                note = "not ready after " + GIVE_UP.toSeconds() + " s; " + diagnose();
+            }
+            double readyAt = (System.nanoTime() - restarted) / 1e9;
+            double completed = -1;
+            if (ready >= 0) {
+                long readyNanos = System.nanoTime();
+                String id = null;
+                long deadline = readyNanos + GIVE_UP.toNanos();
+                while (id == null && System.nanoTime() < deadline) {
+                    id = startOrder("probe-" + number);
+                    if (id == null) {
+                        sleep(100);
+                    }
+                }
+                if (id != null && awaitCompleted(id, Duration.ofNanos(deadline - System.nanoTime()))) {
+                    completed = (System.nanoTime() - readyNanos) / 1e9;
+                } else {
+                    note = "probe order not completed; " + diagnose();
+                }
+            }
+            loading.set(false);
+            load.shutdown();
+            load.awaitTermination(2, TimeUnit.MINUTES);
+            // orders posted but never answered (the system died under them) are posted again under their key
+            for (String key : unanswered) {
+                String id = startOrder(key);
+                if (id != null) {
+                    accepted.put(key, id);
+                }
+            }
+            int lost = 0;
+            int twice = 0;
+            long deadline = System.nanoTime() + GIVE_UP.toNanos();
+            for (String id : List.copyOf(accepted.values())) {
+                JsonNode order = awaitEnded(id, deadline);
+                if (order == null || !"completed".equals(order.path("status").asString())) {
+                    lost++;
+                    continue;
+                }
+                for (JsonNode node : order.path("nodes")) {
+                    if (node.path("runs").size() > 1) {
+                        twice++;
+                    }
+                }
+            }
+            return new Round(number, killedAt, loadAtKill, point, ready >= 0 ? readyAt : -1, completed,
+                    accepted.size() - before, lost, twice, note);
+        }
+    }
+
+    /** One client of the load: posts a new order as soon as its previous one was answered, until the load stops. */
+    private void keepPosting(AtomicBoolean loading, Collection<String> unanswered) {
+        while (loading.get()) {
+            String key = "crash-" + keys.incrementAndGet();
+            String id = null;
+            while (id == null && loading.get()) {
+                id = startOrder(key);
+                if (id == null) {
+                    sleep(200);
+                }
+            }
+            if (id == null) {
+                unanswered.add(key);
+            } else {
+                accepted.put(key, id);
+            }
+        }
+    }
+
+    /** Starts an order under {@code key}: its id, or null when the system did not accept it (down, 503, timeout). */
+    private String startOrder(String key) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/orders"))
+                    .timeout(Duration.ofSeconds(15)).header("content-type", "application/json")
+                    .header("Idempotency-Key", key).POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() / 100 != 2) {
+                return null;
+            }
+            return Json.MAPPER.readTree(response.body()).path("orderId").asString(null);
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private boolean awaitCompleted(String id, Duration within) {
+        JsonNode order = awaitEnded(id, System.nanoTime() + within.toNanos());
+        return order != null && "completed".equals(order.path("status").asString());
+    }
+
+    /** The order once it ended (completed or another terminal status), or null when it had not by {@code deadline}. */
+    private JsonNode awaitEnded(String id, long deadline) {
+        while (System.nanoTime() < deadline) {
+            JsonNode order = get("/api/v1/orders/" + id);
+            if (order != null && List.of("completed", "declined", "cancelled", "failed", "rolled_back")
+                    .contains(order.path("status").asString())) {
+                return order;
+            }
+            sleep(100);
+        }
+        return null;
+    }
+
+    private JsonNode get(String path) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? Json.MAPPER.readTree(response.body()) : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private void start() throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(jvmArgs);
+        command.add("-jar");
+        command.add(work.resolve("standalone.jar").toString());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(work.resolve("system.log").toFile()));
+        builder.environment().put("PORT", String.valueOf(port));
+        builder.environment().put("KAFKA_PORT", String.valueOf(kafkaPort));
+        builder.environment().put("INTAKE_SMTP_PORT", "-1");
+        builder.environment().put("DATA_DIR", work.resolve("data").toString());
+        builder.environment().put("AI_MODE", "mock");
+        builder.environment().remove("KAFKA_BOOTSTRAP_SERVERS");
+        builder.environment().putIfAbsent("MALLOC_ARENA_MAX", "2");
+        process = builder.start();
+        startedAt = System.nanoTime();
+        Process started = process;
+        Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
+    }
+
+    private void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    /** Seconds from the start to readiness, or -1 when the system was not ready within {@link #GIVE_UP}. */
+    private double awaitReady() {
+        long deadline = startedAt + GIVE_UP.toNanos();
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            try {
+                HttpResponse<Void> response = http.send(HttpRequest.newBuilder(
+                                URI.create(base + "/actuator/health/readiness")).timeout(Duration.ofSeconds(3)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
+                    return (System.nanoTime() - startedAt) / 1e9;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+            }
+            sleep(100);
+        }
+        return -1;
+    }
+
+    /** What a stalled system waits for: its readiness checks and a thread dump of its stream threads (to the log). */
+    private String diagnose() {
+        try {
+            HttpResponse<String> readiness = http.send(HttpRequest.newBuilder(
+                    URI.create(base + "/actuator/health/readiness")).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Path dump = work.resolve("stall-" + System.currentTimeMillis() + ".txt");
+            new ProcessBuilder("jstack", String.valueOf(process.pid())).redirectErrorStream(true)
+                    .redirectOutput(dump.toFile()).start().waitFor(30, TimeUnit.SECONDS);
+            return "readiness " + readiness.statusCode() + " " + readiness.body() + "; threads in " + dump;
+        } catch (IOException e) {
+            return "no readiness answer: " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
+    private static void header() {
+        System.out.println("| round | killed (UTC) | load average (1 min) | kill point | restart to ready (s) "
+                + "| ready to a new order completed (s) | orders accepted | orders lost | nodes run twice | note |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+    }
+
+    private static void row(Round round) {
+        System.out.printf(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %d | %d | %d | %s |%n", round.number(),
+                round.at(), round.load(), round.point(),
+                seconds(round.readySeconds()), seconds(round.completedSeconds()), round.accepted(), round.lost(),
+                round.runTwice(), round.note());
+        System.out.flush();
+    }
+
+    private static void summary(List<Round> rounds) {
+        if (rounds.isEmpty()) {
+            return;
+        }
+        System.out.println();
+        System.out.println("| | min | median | max |");
+        System.out.println("|---|---|---|---|");
+        stat("restart to ready (s)", rounds.stream().mapToDouble(Round::readySeconds).toArray());
+        stat("ready to a new order completed (s)", rounds.stream().mapToDouble(Round::completedSeconds).toArray());
+        System.out.printf("%d of %d rounds met the goal (ready within %d s, a new order completed within %d s of "
+                        + "ready, nothing lost or run twice); orders lost %d, nodes run twice %d%n",
+                rounds.stream().filter(Round::metGoal).count(), rounds.size(), READY_WITHIN.toSeconds(),
+                COMPLETED_WITHIN.toSeconds(), rounds.stream().mapToInt(Round::lost).sum(),
+                rounds.stream().mapToInt(Round::runTwice).sum());
+    }
+
+    /** A row of min, median and max; a round that never got there (-1) counts as the longest. */
+    private static void stat(String name, double[] values) {
+        double[] sorted = Arrays.stream(values).map(v -> v < 0 ? Double.POSITIVE_INFINITY : v).sorted().toArray();
+        int n = sorted.length;
+        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", name, seconds(sorted[0]), seconds(median),
+                seconds(sorted[n - 1]));
+    }
+
+    /** The machine's load average over the last minute, from /proc/loadavg ("?" where there is none). */
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+
+    private static String seconds(double value) {
+        return value < 0 || Double.isInfinite(value) ? "never" : String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
