@@ -92,7 +92,7 @@ class ReadsAtSizeTest {
                     Json.object(), "fp-" + i, true));
         }
         producer.flush();
-        // about 90 s on a quiet 2-core machine; the bound leaves room for a busy one
+        // under two minutes on this 2-core machine at a load average of 20; the bound leaves room for a busier one
         await().atMost(Duration.ofMinutes(12)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> total(get("/internal/order-counts")) == ORDERS);
 
