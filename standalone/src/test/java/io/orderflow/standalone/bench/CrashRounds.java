@@ -178,7 +178,8 @@ public final class CrashRounds {
                 }
                 default -> Thread.sleep(2000 + random.nextInt(6000));
             }
-            String killedAt = java.time.LocalTime.now(java.time.ZoneOffset.UTC).withNano(0).toString();
+            String killedAt = java.time.LocalTime.now(java.time.ZoneOffset.UTC)
+                    .format(java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss"));
             String loadAtKill = loadAverage();
             kill();
             if ("twice".equals(point)) {
