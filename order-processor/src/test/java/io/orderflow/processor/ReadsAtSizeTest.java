@@ -60,7 +60,8 @@ class ReadsAtSizeTest {
 
     @BeforeAll
     static void start() {
-        bootstrap = TestKafka.bootstrapServers();
+        // a cluster of its own: the counts are exact only over this test's orders
+        bootstrap = TestKafka.newCluster();
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024),
                 Serdes.String().serializer(), Topics.ORDER_COMMANDS.valueSerde().serializer());
