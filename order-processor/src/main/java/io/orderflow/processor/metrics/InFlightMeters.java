@@ -3,7 +3,9 @@ package io.orderflow.processor.metrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.processor.streams.OrderAgent;
-import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.processor.index.IndexScan;
+import io.orderflow.processor.index.IndexedStore;
+import io.orderflow.processor.index.OrderIndex;
 import io.orderflow.schemas.model.OrderStatus;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -19,10 +21,10 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 
 /**
  * Orders in flight on this instance by status: meter {@code orderflow.orders.in_flight{status}}, one gauge for each
- * status that is not terminal ({@code queued}, {@code running}, {@code waiting}). The figures are counted over the
+ * status that is not terminal ({@code queued}, {@code running}, {@code waiting}). The figures are of the
  * order index of this instance's active tasks, so the instances of a deployment add up to the whole (sum by status).
- * One count serves every gauge and every scraper for {@link #REUSE}: at most one walk of the index per
- * {@code REUSE}, however often the meters are read, and none while nobody scrapes. While the Streams application is
+ * The figures are the index's counters per status (no walk of the rows). One read serves every gauge and every
+ * scraper for {@link #REUSE}, however often the meters are read, and none while nobody scrapes. While the Streams application is
  * not running (a rebalance, a restore) the last figures stay.
  */
 public final class InFlightMeters {
@@ -70,9 +72,17 @@ public final class InFlightMeters {
         }
         Map<OrderStatus, Long> fresh = new EnumMap<>(OrderStatus.class);
         counts.keySet().forEach(status -> fresh.put(status, 0L));
-        try (KeyValueIterator<String, OrderIndexRow> rows = current.store(StoreQueryParameters.fromNameAndType(
-                OrderAgent.INDEX, QueryableStoreTypes.<String, OrderIndexRow>keyValueStore())).all()) {
-            rows.forEachRemaining(row -> fresh.computeIfPresent(row.value.status(), (status, n) -> n + 1));
+        // the counters the order index keeps per status, one range read over this instance's partitions
+        String prefix = OrderIndex.counter(null, "");
+        try (KeyValueIterator<String, byte[]> counters = current.store(StoreQueryParameters.fromNameAndType(
+                OrderAgent.INDEX, QueryableStoreTypes.<String, byte[]>keyValueStore()))
+                .range(prefix, IndexScan.end(prefix))) {
+            counters.forEachRemaining(counter -> {
+                OrderStatus status = OrderStatus.fromWire(counter.key.substring(prefix.length()));
+                if (status != null) {
+                    fresh.computeIfPresent(status, (s, n) -> n + IndexedStore.counter(counter.value));
+                }
+            });
         } catch (InvalidStateStoreException e) {
             return; // a rebalance began: keep the last figures
         }
