@@ -6,14 +6,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.gateway.api.ApiError;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.kafka.KafkaSettings;
+import io.orderflow.kafka.observability.ConsumerLag;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -25,10 +20,8 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -135,25 +128,7 @@ public class Admission implements InitializingBean, DisposableBean {
     }
 
     private long backlogOf(String group) throws Exception {
-        long timeout = TIMEOUT.toMillis();
-        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get(timeout, TimeUnit.MILLISECONDS);
-        committed.values().removeIf(Objects::isNull);
-        if (committed.isEmpty()) {
-            return 0;
-        }
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        committed.keySet().forEach(partition -> latest.put(partition, OffsetSpec.latest()));
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest,
-                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(timeout, TimeUnit.MILLISECONDS);
-        long waiting = 0;
-        for (Map.Entry<TopicPartition, OffsetAndMetadata> entry : committed.entrySet()) {
-            ListOffsetsResult.ListOffsetsResultInfo end = ends.get(entry.getKey());
-            if (end != null) {
-                waiting += Math.max(0, end.offset() - entry.getValue().offset());
-            }
-        }
-        return waiting;
+        return ConsumerLag.lagByTopic(admin, group, TIMEOUT).values().stream().mapToLong(Long::longValue).sum();
     }
 
     @Override

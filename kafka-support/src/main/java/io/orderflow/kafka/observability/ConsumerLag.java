@@ -91,30 +91,40 @@ public final class ConsumerLag implements InitializingBean, DisposableBean {
     }
 
     private Map<String, Map<String, Long>> compute() throws Exception {
-        long timeout = TIMEOUT.toMillis();
-        Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = new TreeMap<>();
-        for (GroupListing group : admin.listGroups().all().get(timeout, TimeUnit.MILLISECONDS)) {
-            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group.groupId())
-                    .partitionsToOffsetAndMetadata().get(timeout, TimeUnit.MILLISECONDS);
-            offsets.values().removeIf(Objects::isNull);
-            if (!offsets.isEmpty()) {
-                committed.put(group.groupId(), offsets);
+        Map<String, Map<String, Long>> lags = new TreeMap<>();
+        for (GroupListing group : admin.listGroups().all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+            Map<String, Long> byTopic = lagByTopic(admin, group.groupId(), TIMEOUT);
+            if (!byTopic.isEmpty()) {
+                lags.put(group.groupId(), byTopic);
             }
         }
+        return lags;
+    }
+
+    /**
+     * One group's lag by topic: the records of each partition it committed an offset for, past that offset, up to the
+     * end a {@code read_committed} consumer can reach, summed by topic; empty for a group that committed nothing.
+     */
+    public static Map<String, Long> lagByTopic(Admin admin, String group, Duration timeout) throws Exception {
+        long millis = timeout.toMillis();
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata().get(millis, TimeUnit.MILLISECONDS);
+        committed.values().removeIf(Objects::isNull);
+        if (committed.isEmpty()) {
+            return Map.of();
+        }
         Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
-        committed.values().forEach(offsets -> offsets.keySet().forEach(tp -> partitions.put(tp, OffsetSpec.latest())));
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = partitions.isEmpty() ? Map.of()
-                : admin.listOffsets(partitions, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all()
-                        .get(timeout, TimeUnit.MILLISECONDS);
-        Map<String, Map<String, Long>> lags = new TreeMap<>();
-        committed.forEach((group, offsets) -> offsets.forEach((tp, offset) -> {
+        committed.keySet().forEach(tp -> partitions.put(tp, OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(partitions,
+                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(millis, TimeUnit.MILLISECONDS);
+        Map<String, Long> byTopic = new TreeMap<>();
+        committed.forEach((tp, offset) -> {
             ListOffsetsResult.ListOffsetsResultInfo end = ends.get(tp);
             if (end != null) {
-                lags.computeIfAbsent(group, g -> new TreeMap<>())
-                        .merge(tp.topic(), Math.max(0, end.offset() - offset.offset()), Long::sum);
+                byTopic.merge(tp.topic(), Math.max(0, end.offset() - offset.offset()), Long::sum);
             }
-        }));
-        return lags;
+        });
+        return byTopic;
     }
 
     @Override
