@@ -1,5 +1,6 @@
 package io.orderflow.runner;
 
+import io.orderflow.kafka.StartedStreams;
 import io.orderflow.kafka.StreamsApp;
 import io.orderflow.runner.flows.FlowFiles;
 import io.orderflow.runner.flows.FlowPublisher;
@@ -27,7 +28,7 @@ public class RunnerStreams implements SmartLifecycle {
     /** Worker threads that run nodes (see NodeBudget): the stream threads' own, plus room for abandoned ones. */
     private static final int NODE_WORKERS = 16;
 
-    private volatile KafkaStreams streams;
+    private volatile StartedStreams streams;
     private volatile NodeBudget budget;
 
     public RunnerStreams(RunnerProperties properties, RunEngine engine, FlowPublisher publisher) {
@@ -56,9 +57,9 @@ public class RunnerStreams implements SmartLifecycle {
 
     @Override
     public void stop() {
-        KafkaStreams running = streams;
+        StartedStreams running = streams;
         if (running != null) {
-            StreamsApp.close(running, Duration.ofSeconds(10));
+            running.close(Duration.ofSeconds(10));
             streams = null;
         }
         if (budget != null) {
@@ -74,6 +75,12 @@ public class RunnerStreams implements SmartLifecycle {
 
     /** The running Streams instance (for health checks and tests), or {@code null}. */
     public KafkaStreams streams() {
+        StartedStreams running = streams;
+        return running == null ? null : running.streams();
+    }
+
+    /** The running app with the watch on its start, or {@code null}. */
+    public StartedStreams started() {
         return streams;
     }
 }

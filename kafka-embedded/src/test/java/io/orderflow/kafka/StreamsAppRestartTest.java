@@ -23,7 +23,6 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.CloseOptions;
-import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -57,20 +56,21 @@ class StreamsAppRestartTest {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
                 new StringSerializer(), new StringSerializer())) {
-            KafkaStreams first = StreamsApp.start("first", counting(in, out), props);
+            StartedStreams first = StreamsApp.start("first", counting(in, out), props);
             producer.send(new ProducerRecord<>(in, "order-a", "x")).get();
             await().atMost(Duration.ofSeconds(60)).until(() -> Long.valueOf(1).equals(counts.get("order-a")));
-            first.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP)
+            first.progress().close();
+            first.streams().close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));
 
             long restarted = System.nanoTime();
-            KafkaStreams second = StreamsApp.start("second", counting(in, out), props);
+            StartedStreams second = StreamsApp.start("second", counting(in, out), props);
             try {
                 producer.send(new ProducerRecord<>(in, "order-a", "y")).get();
                 await().atMost(Duration.ofSeconds(25)).until(() -> Long.valueOf(2).equals(counts.get("order-a")));
                 assertThat(Duration.ofNanos(System.nanoTime() - restarted)).isLessThan(SESSION_TIMEOUT);
             } finally {
-                StreamsApp.close(second, Duration.ofSeconds(30));
+                second.close(Duration.ofSeconds(30));
             }
         } finally {
             reader.interrupt();

@@ -72,8 +72,7 @@ class StreamsProgressStallTest {
                 producer.abortTransaction();
                 await().atMost(Duration.ofSeconds(60)).until(() -> app.state() == KafkaStreams.State.RUNNING);
             } finally {
-                progress.close();
-                StreamsApp.close(app, Duration.ofSeconds(30));
+                new StartedStreams(app, progress).close(Duration.ofSeconds(30));
             }
         }
     }

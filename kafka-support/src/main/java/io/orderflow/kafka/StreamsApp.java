@@ -1,13 +1,9 @@
 package io.orderflow.kafka;
 
-import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -38,8 +34,6 @@ public final class StreamsApp {
     public static final int FETCH_MAX_WAIT_MS = 50;
     /** The services' producers compress their batches with this ({@code compression.type}). */
     public static final String COMPRESSION = "lz4";
-    /** The progress of each app started here, until it is closed (identity: KafkaStreams keeps Object's equals). */
-    private static final Map<KafkaStreams, StreamsProgress> PROGRESS = new ConcurrentHashMap<>();
 
     private StreamsApp() {
     }
@@ -94,13 +88,13 @@ public final class StreamsApp {
 
     /**
      * Creates and starts the app; a stream thread that dies of an exception is logged and replaced. Its start is
-     * watched ({@link StreamsProgress}, found with {@link #progress}): the restore's progress is logged every 10 s
+     * watched ({@link StreamsProgress}, kept in the answer): the restore's progress is logged every 10 s
      * under {@code service}'s name, and tasks that have not started for 30 s are logged at WARN with what they wait
      * for.
      *
      * @param service the service's name ({@code order-processor}, {@code flow-runner}), first word of those lines
      */
-    public static KafkaStreams start(String service, Topology topology, Properties properties) {
+    public static StartedStreams start(String service, Topology topology, Properties properties) {
         KafkaStreams streams = new KafkaStreams(topology, properties);
         streams.setUncaughtExceptionHandler(e -> {
             log.error("{} stream thread failed; replacing it", service, e);
@@ -108,23 +102,7 @@ public final class StreamsApp {
         });
         StreamsProgress progress = new StreamsProgress(service, properties, System::currentTimeMillis);
         progress.watch(streams);
-        PROGRESS.put(streams, progress);
         streams.start();
-        return streams;
-    }
-
-    /** The start's progress of an app {@link #start started} here and not yet closed. */
-    public static Optional<StreamsProgress> progress(KafkaStreams streams) {
-        return Optional.ofNullable(streams).map(PROGRESS::get);
-    }
-
-    /** Closes the app leaving its group, so the next start does not wait for the member's session to time out. */
-    public static void close(KafkaStreams streams, Duration timeout) {
-        StreamsProgress progress = PROGRESS.remove(streams);
-        if (progress != null) {
-            progress.close();
-        }
-        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(timeout));
+        return new StartedStreams(streams, progress);
     }
 }

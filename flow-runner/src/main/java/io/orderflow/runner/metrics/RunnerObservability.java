@@ -23,7 +23,7 @@ class RunnerObservability {
 
     @Bean
     HealthIndicator streamsHealthIndicator(RunnerStreams streams) {
-        return new StreamsReadiness(streams::streams);
+        return new StreamsReadiness(streams::started);
     }
 
     @Bean
@@ -47,6 +47,6 @@ class RunnerObservability {
     StreamsMeters runnerStreamsMeters(RunnerStreams streams, MeterRegistry registry, RunnerProperties settings) {
         String applicationId = settings.streams() == null ? "orderflow-flow-runner"
                 : settings.streams().applicationId();
-        return new StreamsMeters(streams::streams, registry, applicationId);
+        return new StreamsMeters(streams::started, registry, applicationId);
     }
 }

@@ -4,13 +4,12 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import io.orderflow.kafka.StreamsApp;
+import io.orderflow.kafka.StartedStreams;
 import io.orderflow.kafka.StreamsProgress;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
-import org.apache.kafka.streams.KafkaStreams;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.context.ApplicationListener;
@@ -30,7 +29,7 @@ public final class StreamsMeters implements ApplicationListener<ApplicationStart
     /** The restore's progress ({@link StreamsProgress}), tagged {@code records=restored} and {@code records=total}. */
     public static final String RESTORE_METER = "orderflow.streams.restore";
 
-    private final Supplier<KafkaStreams> streams;
+    private final Supplier<StartedStreams> streams;
     private final MeterRegistry registry;
     private final String application;
     private KafkaStreamsMetrics bound;
@@ -40,7 +39,7 @@ public final class StreamsMeters implements ApplicationListener<ApplicationStart
      * @param streams     the application once created, else {@code null}
      * @param application the application's name, the {@code application} tag of its meters
      */
-    public StreamsMeters(Supplier<KafkaStreams> streams, MeterRegistry registry, String application) {
+    public StreamsMeters(Supplier<StartedStreams> streams, MeterRegistry registry, String application) {
         this.streams = streams;
         this.registry = registry;
         this.application = application;
@@ -48,7 +47,7 @@ public final class StreamsMeters implements ApplicationListener<ApplicationStart
 
     @Override
     public synchronized void onApplicationEvent(ApplicationStartedEvent event) {
-        KafkaStreams current = streams.get();
+        StartedStreams current = streams.get();
         if (bound != null || current == null) {
             return;
         }
@@ -57,18 +56,17 @@ public final class StreamsMeters implements ApplicationListener<ApplicationStart
             thread.setDaemon(true);
             return thread;
         });
-        bound = new KafkaStreamsMetrics(current, Tags.of("application", application), refresher, REFRESH);
+        bound = new KafkaStreamsMetrics(current.streams(), Tags.of("application", application), refresher, REFRESH);
         bound.bindTo(registry);
-        StreamsApp.progress(current).ifPresent(progress -> {
-            Gauge.builder(RESTORE_METER, progress, StreamsProgress::restoredRecords).tag("application", application)
-                    .tag("records", "restored").baseUnit("records")
-                    .description("Changelog records restored since the application last ran (0 while it runs)")
-                    .register(registry);
-            Gauge.builder(RESTORE_METER, progress, StreamsProgress::totalRecords).tag("application", application)
-                    .tag("records", "total").baseUnit("records")
-                    .description("Changelog records to restore since the application last ran (0 while it runs)")
-                    .register(registry);
-        });
+        StreamsProgress progress = current.progress();
+        Gauge.builder(RESTORE_METER, progress, StreamsProgress::restoredRecords).tag("application", application)
+                .tag("records", "restored").baseUnit("records")
+                .description("Changelog records restored since the application last ran (0 while it runs)")
+                .register(registry);
+        Gauge.builder(RESTORE_METER, progress, StreamsProgress::totalRecords).tag("application", application)
+                .tag("records", "total").baseUnit("records")
+                .description("Changelog records to restore since the application last ran (0 while it runs)")
+                .register(registry);
     }
 
     @Override

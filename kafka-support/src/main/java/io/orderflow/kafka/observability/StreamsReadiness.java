@@ -1,6 +1,6 @@
 package io.orderflow.kafka.observability;
 
-import io.orderflow.kafka.StreamsApp;
+import io.orderflow.kafka.StartedStreams;
 import io.orderflow.kafka.StreamsProgress;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
@@ -17,25 +17,27 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  */
 public final class StreamsReadiness implements HealthIndicator {
 
-    private final Supplier<KafkaStreams> streams;
+    private final Supplier<StartedStreams> streams;
 
     /** {@code streams} answers the application, or {@code null} before it was created and after it was closed. */
-    public StreamsReadiness(Supplier<KafkaStreams> streams) {
+    public StreamsReadiness(Supplier<StartedStreams> streams) {
         this.streams = streams;
     }
 
     @Override
     public Health health() {
-        KafkaStreams current = streams.get();
+        StartedStreams current = streams.get();
         if (current == null) {
             return Health.down().withDetail("state", "NOT_STARTED").build();
         }
-        KafkaStreams.State state = current.state();
+        KafkaStreams.State state = current.streams().state();
         Health.Builder health = (state == KafkaStreams.State.RUNNING ? Health.up() : Health.down())
                 .withDetail("state", state.name());
-        StreamsApp.progress(current).filter(StreamsProgress::restoring).ifPresent(progress -> health
-                .withDetail("restoredRecords", progress.restoredRecords())
-                .withDetail("totalRecords", progress.totalRecords()));
+        StreamsProgress progress = current.progress();
+        if (progress.restoring()) {
+            health.withDetail("restoredRecords", progress.restoredRecords())
+                    .withDetail("totalRecords", progress.totalRecords());
+        }
         return health.build();
     }
 }

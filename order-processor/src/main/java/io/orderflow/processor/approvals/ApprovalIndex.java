@@ -1,7 +1,7 @@
 package io.orderflow.processor.approvals;
 
-import io.orderflow.processor.index.IndexScan;
-import io.orderflow.processor.index.IndexedStore;
+import io.orderflow.processor.store.IndexScan;
+import io.orderflow.processor.store.IndexedStore;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.json.JsonSerde;
 import org.apache.kafka.common.serialization.Deserializer;

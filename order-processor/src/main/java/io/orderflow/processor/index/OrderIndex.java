@@ -2,6 +2,7 @@ package io.orderflow.processor.index;
 
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.processor.order.Wait;
+import io.orderflow.processor.store.IndexedStore;
 import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderType;

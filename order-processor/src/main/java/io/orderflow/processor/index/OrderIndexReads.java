@@ -1,5 +1,7 @@
 package io.orderflow.processor.index;
 
+import io.orderflow.processor.store.IndexScan;
+import io.orderflow.processor.store.IndexedStore;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderStatus;

@@ -2,10 +2,10 @@ package io.orderflow.processor.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.orderflow.processor.streams.OrderAgent;
-import io.orderflow.processor.index.IndexScan;
-import io.orderflow.processor.index.IndexedStore;
 import io.orderflow.processor.index.OrderIndex;
+import io.orderflow.processor.store.IndexScan;
+import io.orderflow.processor.store.IndexedStore;
+import io.orderflow.processor.streams.OrderAgent;
 import io.orderflow.schemas.model.OrderStatus;
 import java.time.Duration;
 import java.util.EnumMap;

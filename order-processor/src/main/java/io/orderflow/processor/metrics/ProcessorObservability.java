@@ -22,7 +22,7 @@ class ProcessorObservability {
 
     @Bean
     HealthIndicator streamsHealthIndicator(OrderStreams streams) {
-        return new StreamsReadiness(() -> streams.streams().orElse(null));
+        return new StreamsReadiness(() -> streams.started().orElse(null));
     }
 
     @Bean
@@ -32,7 +32,7 @@ class ProcessorObservability {
 
     @Bean
     StreamsMeters orderStreamsMeters(OrderStreams streams, MeterRegistry registry, ProcessorProperties settings) {
-        return new StreamsMeters(() -> streams.streams().orElse(null), registry, settings.streams().applicationId());
+        return new StreamsMeters(() -> streams.started().orElse(null), registry, settings.streams().applicationId());
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package io.orderflow.processor.streams;
 
+import io.orderflow.kafka.StartedStreams;
 import io.orderflow.kafka.StreamsApp;
 import io.orderflow.processor.ProcessorProperties;
 import io.orderflow.processor.order.OrderApplier;
@@ -36,7 +37,7 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
     private final ProcessorProperties settings;
     private final OrderAgent.Applier applier;
     private final LiveOrders live;
-    private volatile KafkaStreams streams;
+    private volatile StartedStreams streams;
     private volatile HostInfo self;
 
     public OrderStreams(ProcessorProperties settings) {
@@ -68,6 +69,11 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
 
     /** The running streams client, or empty before the web server started or after close. */
     public Optional<KafkaStreams> streams() {
+        return started().map(StartedStreams::streams);
+    }
+
+    /** The running app with the watch on its start, or empty before the web server started or after close. */
+    public Optional<StartedStreams> started() {
         return Optional.ofNullable(streams);
     }
 
@@ -117,7 +123,7 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
     @Override
     public synchronized void destroy() {
         if (streams != null) {
-            StreamsApp.close(streams, Duration.ofSeconds(30));
+            streams.close(Duration.ofSeconds(30));
             streams = null;
         }
     }

@@ -1,5 +1,6 @@
 package io.orderflow.processor.index;
 
+import io.orderflow.processor.store.IndexedStore;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.OrderType;

@@ -1,8 +1,9 @@
-package io.orderflow.gateway.limits;
+package io.orderflow.gateway.auth;
 
 import io.orderflow.gateway.api.ApiException;
-import io.orderflow.gateway.auth.CallerAuthentication;
-import io.orderflow.gateway.auth.ClientAddress;
+import io.orderflow.gateway.limits.ChatLimits;
+import io.orderflow.gateway.limits.LimitProperties;
+import io.orderflow.gateway.limits.RateLimiter;
 import java.security.Principal;
 import java.time.Clock;
 import java.util.OptionalLong;

@@ -1,4 +1,4 @@
-package io.orderflow.processor.index;
+package io.orderflow.processor.store;
 
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;

@@ -1,4 +1,4 @@
-package io.orderflow.gateway.limits;
+package io.orderflow.gateway.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

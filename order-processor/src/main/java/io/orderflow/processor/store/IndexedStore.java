@@ -1,4 +1,4 @@
-package io.orderflow.processor.index;
+package io.orderflow.processor.store;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
