@@ -47,6 +47,21 @@ class ApiFuzzTest extends GatewayIntegrationTest {
 
     /** One request to send: what it is (for the report of a failure) and its bytes. */
     record Case(String what, byte[] bytes) {
+
+        /**
+         * Whether it may be written right behind another request. Not when it is large (see {@link #sendAll}), nor
+         * when its request line is over Netty's 4,096 bytes: the server answers that 414 while it decodes, before the
+         * request ahead of it is done, and Reactor Netty 1.3.8 can stop reading a kept-alive connection after a queued
+         * request that completed at once (fixed in its later releases, not served here), so the answer would depend
+         * on timing.
+         */
+        boolean pipelinable() {
+            int line = 0;
+            while (line < bytes.length && bytes[line] != '\r') {
+                line++;
+            }
+            return bytes.length < PIPELINED_MAX && line <= 4096;
+        }
     }
 
     private JsonNode document;
@@ -118,7 +133,7 @@ class ApiFuzzTest extends GatewayIntegrationTest {
             for (int i = 0; i < cases.size(); i++) {
                 Case first = cases.get(i);
                 Case second = i + 1 < cases.size() && pairing.nextInt(3) == 0
-                        && first.bytes().length < PIPELINED_MAX && cases.get(i + 1).bytes().length < PIPELINED_MAX
+                        && first.pipelinable() && cases.get(i + 1).pipelinable()
                         ? cases.get(++i) : null;
                 boolean sent = second == null ? connection.http.send(first.bytes())
                         : connection.http.send(first.bytes(), second.bytes());

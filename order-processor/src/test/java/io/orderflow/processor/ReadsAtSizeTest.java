@@ -54,6 +54,7 @@ class ReadsAtSizeTest {
                     List.of(new NodeDefinition("end", "end", "Done", Json.object(), null)), List.<EdgeDefinition>of()));
     private static final HttpClient http = HttpClient.newHttpClient();
 
+    private static TestKafka.Cluster cluster;
     private static String bootstrap;
     private static ConfigurableApplicationContext processor;
     private static KafkaProducer<String, CommandEnvelope> producer;
@@ -61,7 +62,8 @@ class ReadsAtSizeTest {
     @BeforeAll
     static void start() {
         // a cluster of its own: the counts are exact only over this test's orders
-        bootstrap = TestKafka.newCluster();
+        cluster = TestKafka.newCluster();
+        bootstrap = cluster.bootstrapServers();
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024),
                 Serdes.String().serializer(), Topics.ORDER_COMMANDS.valueSerde().serializer());
@@ -80,6 +82,9 @@ class ReadsAtSizeTest {
         }
         if (producer != null) {
             producer.close();
+        }
+        if (cluster != null) {
+            cluster.close();
         }
     }
 

@@ -40,7 +40,7 @@ import tools.jackson.databind.JsonNode;
  * checked too), and the busiest pages again at a phone's width. Also the order page's skip link to the order's
  * actions. A system of its own, DashboardBrowserTest's setup.
  */
-@ExtendWith(DashboardBrowserTest.OnItsOwnSystem.class)
+@ExtendWith(DashboardBrowserTest.OnSharedSystem.class)
 class DashboardAccessibilityTest {
 
     private static final String AXE = resource("/axe/axe.min.js");

@@ -30,7 +30,7 @@ import tools.jackson.databind.JsonNode;
  * password, an operator, an approver and a viewer): an approver's note and who cancelled in the order's timeline, a
  * payment reference and amount entered on the order page, and the Audit page listing the team's changes.
  */
-@ExtendWith(DashboardBrowserTest.OnItsOwnSystem.class)
+@ExtendWith(DashboardBrowserTest.OnSharedSystem.class)
 class DashboardAuditBrowserTest {
 
     /** {@link DashboardBrowserTest}'s explicit wait (a plain {@code wait} here would be {@link Object#wait}). */

@@ -24,7 +24,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -55,10 +54,10 @@ import tools.jackson.databind.JsonNode;
  * browsers in {@code target/screenshots/}; the page tour leaves one of each page in {@code target/page-screenshots/}.
  *
  * <p>Without Chromium on the machine the tests are skipped, except in CI ({@code CI=true}), where they must run. The
- * other dashboard browser test classes ({@link DashboardStartBrowserTest}, {@link DashboardAccessibilityTest}) start
- * their own system with {@link #start()} and use the package-private helpers below.
+ * other dashboard browser test classes ({@link DashboardStartBrowserTest}, {@link DashboardAccessibilityTest}, ...)
+ * run on the same system ({@link OnSharedSystem}) and use the package-private helpers below.
  */
-@ExtendWith(DashboardBrowserTest.ScreenshotOnFailure.class)
+@ExtendWith(DashboardBrowserTest.OnSharedSystem.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserTest {
 
@@ -77,9 +76,8 @@ class DashboardBrowserTest {
     /** The browsers of the running test, screenshotted on failure and closed after it. */
     static final List<WebDriver> browsers = new CopyOnWriteArrayList<>();
 
-    /** Also the setup of the other dashboard browser tests, each on a system of its own ({@link OnItsOwnSystem}). */
-    @BeforeAll
-    static void start() {
+    /** The system every dashboard browser test class of the run shares ({@link OnSharedSystem}). */
+    private static void start() {
         boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
         boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
         Assumptions.assumeTrue(installed || ci, "Chromium is not installed (/usr/bin/chromium, /usr/bin/chromedriver): "
@@ -104,17 +102,11 @@ class DashboardBrowserTest {
         addPerson(VIEWER, "Vera Viewer", "viewer");
     }
 
-    @AfterAll
-    static void stop() {
+    private static void stop() {
         if (system != null) {
             system.close();
+            system = null;
         }
-    }
-
-    @AfterEach
-    void closeBrowsers() {
-        browsers.forEach(WebDriver::quit);
-        browsers.clear();
     }
 
     // ---- the tests ------------------------------------------------------------------------------------------------
@@ -900,26 +892,26 @@ class DashboardBrowserTest {
     }
 
     /**
-     * What the other dashboard browser tests run under: a standalone system of their own with this class's people
-     * ({@link #start}), the browsers each test opened closed after it, and screenshots of them on failure.
+     * What every dashboard browser test class runs under: one standalone system with this class's people
+     * ({@link #start}), started by the first class of the run and closed when the run ends (a start costs more than
+     * most classes' tests; each test works on orders and browsers of its own), the browsers each test opened closed
+     * after it, and screenshots of them on failure.
      */
-    static final class OnItsOwnSystem extends ScreenshotOnFailure
-            implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
+    static final class OnSharedSystem extends ScreenshotOnFailure implements BeforeAllCallback, AfterEachCallback {
 
         @Override
         public void beforeAll(ExtensionContext context) {
-            start();
+            context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).computeIfAbsent(OnSharedSystem.class,
+                    ignored -> {
+                        start();
+                        return (AutoCloseable) DashboardBrowserTest::stop;
+                    }, AutoCloseable.class);
         }
 
         @Override
         public void afterEach(ExtensionContext context) {
             browsers.forEach(WebDriver::quit);
             browsers.clear();
-        }
-
-        @Override
-        public void afterAll(ExtensionContext context) {
-            stop();
         }
     }
 

@@ -31,7 +31,7 @@ import org.springframework.http.MediaType;
  * and the typed note to copy, and offer nothing to press again. And deciding from the keyboard: after Approve the
  * keyboard is on the next row, so pressing Enter again does not reach Undo.
  */
-@ExtendWith(DashboardBrowserTest.OnItsOwnSystem.class)
+@ExtendWith(DashboardBrowserTest.OnSharedSystem.class)
 class DashboardDecisionsBrowserTest {
 
     /** {@link DashboardBrowserTest}'s explicit wait (a plain {@code wait} here would be {@link Object#wait}). */

@@ -21,7 +21,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The dashboard's navigation by role and the orders list's ids in Chromium, on a standalone system of its own set up
  * as {@link DashboardBrowserTest}'s.
  */
-@ExtendWith(DashboardBrowserTest.OnItsOwnSystem.class)
+@ExtendWith(DashboardBrowserTest.OnSharedSystem.class)
 class DashboardNavigationBrowserTest {
 
     private static WebDriverWait waitOn(WebDriver browser) {

@@ -37,7 +37,7 @@ import tools.jackson.databind.JsonNode;
  * The dashboard's start form, its orders list export and the flow graph as dagre lays it out, in Chromium against a
  * standalone system of their own (DashboardBrowserTest's setup and helpers).
  */
-@ExtendWith(DashboardBrowserTest.OnItsOwnSystem.class)
+@ExtendWith(DashboardBrowserTest.OnSharedSystem.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardStartBrowserTest {
 

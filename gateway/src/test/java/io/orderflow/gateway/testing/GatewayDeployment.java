@@ -25,7 +25,8 @@ import tools.jackson.databind.JsonNode;
  */
 public final class GatewayDeployment implements AutoCloseable {
 
-    public final String bootstrap = TestKafka.newCluster();
+    private final TestKafka.Cluster cluster = TestKafka.newCluster();
+    public final String bootstrap = cluster.bootstrapServers();
     public final FakeProcessor processor;
     public final FakeQueryApi queries;
     public final FakeDispatcher dispatcher = new FakeDispatcher();
@@ -124,5 +125,6 @@ public final class GatewayDeployment implements AutoCloseable {
         processor.close();
         queries.close();
         dispatcher.close();
+        cluster.close();
     }
 }

@@ -32,12 +32,26 @@ public final class TestKafka {
 
     /**
      * A second, separate cluster with every topic of the registry, for a test that needs a deployment of its own (its
-     * own compacted topics, such as the principals of a deployment with a shared password). Stopped with the JVM.
+     * own compacted topics, such as the principals of a deployment with a shared password). The test closes it when
+     * done, so the clusters of a test JVM do not pile up.
      */
-    public static synchronized String newCluster() {
-        String cluster = dockerAvailable() ? startContainer() : startInProcess();
-        TopicProvisioner.createMissing(cluster, 3, (short) 1);
+    public static synchronized Cluster newCluster() {
+        Cluster cluster = dockerAvailable() ? container() : inProcess();
+        TopicProvisioner.createMissing(cluster.bootstrapServers(), 3, (short) 1);
         return cluster;
+    }
+
+    /** A cluster {@link #newCluster started} for one test; {@link #close} stops it. */
+    public record Cluster(String bootstrapServers, AutoCloseable stop) implements AutoCloseable {
+
+        @Override
+        public void close() {
+            try {
+                stop.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("Could not stop the test cluster at " + bootstrapServers, e);
+            }
+        }
     }
 
     /** A fresh Kafka Streams application id, so tests never share consumer groups or changelogs. */
@@ -66,15 +80,25 @@ public final class TestKafka {
     }
 
     private static String startContainer() {
-        KafkaContainer kafka = new KafkaContainer(IMAGE);
-        kafka.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(kafka::stop, "test-kafka-stop"));
-        return kafka.getBootstrapServers();
+        Cluster cluster = container();
+        Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "test-kafka-stop"));
+        return cluster.bootstrapServers();
     }
 
     private static String startInProcess() {
+        Cluster cluster = inProcess();
+        Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "test-kafka-stop"));
+        return cluster.bootstrapServers();
+    }
+
+    private static Cluster container() {
+        KafkaContainer kafka = new KafkaContainer(IMAGE);
+        kafka.start();
+        return new Cluster(kafka.getBootstrapServers(), kafka::stop);
+    }
+
+    private static Cluster inProcess() {
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(uniqueStateDir("test-kafka"), 0);
-        Runtime.getRuntime().addShutdownHook(new Thread(broker::close, "test-kafka-stop"));
-        return broker.bootstrapServers();
+        return new Cluster(broker.bootstrapServers(), broker::close);
     }
 }

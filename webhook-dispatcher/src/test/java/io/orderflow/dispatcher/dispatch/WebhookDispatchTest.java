@@ -101,7 +101,7 @@ class WebhookDispatchTest {
             assertThat(delivery.body()).isEqualTo(expectedBody);
         }
 
-        await().atMost(Duration.ofSeconds(2)).until(() -> deliveries(subscription).size() == 4
+        await().atMost(WAIT).until(() -> deliveries(subscription).size() == 4
                 && deliveries(subscription).stream().allMatch(d -> d.get("status").asString().equals("delivered")));
         List<JsonNode> listed = deliveries(subscription);
         JsonNode first = listed.getFirst();
@@ -134,7 +134,7 @@ class WebhookDispatchTest {
                 .allSatisfy(body -> assertThat(body).isEqualTo(attempts.getFirst().rawBody()));
         assertThat(attempts).allMatch(Received::signatureValid);
         assertSpacedPerSchedule(attempts);
-        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+        await().atMost(WAIT).untilAsserted(() -> {
             JsonNode delivery = firstDelivery(subscription);
             assertThat(delivery.get("status").asString()).isEqualTo("delivered");
             assertThat(delivery.get("attempts").asInt()).isEqualTo(4);
@@ -160,7 +160,7 @@ class WebhookDispatchTest {
             assertThat(delivery.get("lastError").asString()).isEqualTo("HTTP 503");
         });
         await().atMost(WAIT).until(() -> receiver.received().size() == 6);
-        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+        await().atMost(WAIT).untilAsserted(() -> {
             JsonNode delivery = firstDelivery(subscription);
             assertThat(delivery.get("status").asString()).isEqualTo("failed");
             assertThat(delivery.get("attempts").asInt()).isEqualTo(6);
@@ -223,7 +223,7 @@ class WebhookDispatchTest {
         // healthy one up by at most one answer timeout per poll, never by one per silent delivery (6 x 3 s).
         await().atMost(WAIT).until(() -> healthy.received().size() == 6);
         assertThat(Duration.between(published, healthy.received().getLast().at())).isLessThan(Duration.ofSeconds(18));
-        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(deliveries(healthySubscription))
+        await().atMost(WAIT).untilAsserted(() -> assertThat(deliveries(healthySubscription))
                 .hasSize(6)
                 .allSatisfy(d -> {
                     assertThat(d.get("status").asString()).isEqualTo("delivered");
@@ -323,7 +323,7 @@ class WebhookDispatchTest {
         // One order's events are fanned out in order: once the last is through, so are the others.
         await().atMost(WAIT).until(() -> everything.received().size() == 3 && shippedOnly.received().size() == 1);
         assertThat(shippedOnly.received()).extracting(Received::event).containsExactly("order.shipped");
-        await().atMost(Duration.ofSeconds(2)).until(() -> deliveries(shippedSubscription).size() == 1);
+        await().atMost(WAIT).until(() -> deliveries(shippedSubscription).size() == 1);
     }
 
     @Test
