@@ -237,8 +237,12 @@ class GatewayApiTest extends GatewayIntegrationTest {
         }
 
         @Test
-        void an_oversized_body_is_400() {
-            rejected("{\"flowId\": \"" + "f".repeat(1_000_000) + "\"}", null, "Request body is too large");
+        void an_oversized_body_is_413_in_the_error_shape_and_starts_nothing() {
+            int before = commandsReceived();
+            post("/api/v1/orders", "{\"flowId\": \"" + "f".repeat(1_000_000) + "\"}", null)
+                    .expectStatus().isEqualTo(413)
+                    .expectBody().json("{\"error\": \"Request body is too large\"}", true);
+            assertThat(commandsReceived()).as("nothing reaches Kafka").isEqualTo(before);
         }
 
         @Test

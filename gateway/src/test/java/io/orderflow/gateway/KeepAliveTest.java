@@ -73,12 +73,12 @@ class KeepAliveTest extends GatewayIntegrationTest {
     }
 
     @Test
-    void a_body_too_large_to_read_is_answered_400_with_connection_close() {
+    void a_body_too_large_to_read_is_answered_413_with_connection_close() {
         try (RawHttp connection = new RawHttp(port, PATIENCE)) {
             connection.send(request("POST", "/api/v1/orders", Map.of("Content-Type", "application/json"),
                     ("{\"flowId\": \"" + "f".repeat(3_000_000) + "\"}").getBytes()));
             RawHttp.Response answer = connection.read();
-            assertThat(answer.status()).isEqualTo(400);
+            assertThat(answer.status()).isEqualTo(413);
             assertThat(answer.body()).contains("too large");
             assertThat(answer.closesConnection()).isTrue();
         }
@@ -116,7 +116,7 @@ class KeepAliveTest extends GatewayIntegrationTest {
                 }));
             }
             for (Future<RawHttp.Response> answer : answers) {
-                assertThat(answer.get().status()).isIn(400, 408);
+                assertThat(answer.get().status()).isIn(413, 408);
                 assertThat(answer.get().closesConnection()).isTrue();
             }
         }

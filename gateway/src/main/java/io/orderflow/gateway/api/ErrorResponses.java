@@ -27,6 +27,7 @@ public class ErrorResponses implements WebExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ErrorResponses.class);
     static final String NOT_JSON = "Content type not supported; send application/json";
+    static final String TOO_LARGE = "Request body is too large";
 
     @Override
     public Mono<Void> handle(ServerWebExchange exchange, Throwable ex) {
@@ -38,7 +39,8 @@ public class ErrorResponses implements WebExceptionHandler {
             return write(response, api.status(), api.body(), api.headers());
         }
         if (tooLarge(ex)) {
-            return write(response, HttpStatus.BAD_REQUEST, ApiError.of("Request body is too large"), Map.of());
+            // 413, what clients and proxies expect; the body was refused before any handler acted on it
+            return write(response, HttpStatus.CONTENT_TOO_LARGE, ApiError.of(TOO_LARGE), Map.of());
         }
         if (ex instanceof ResponseStatusException rse) {
             HttpStatusCode code = rse.getStatusCode();

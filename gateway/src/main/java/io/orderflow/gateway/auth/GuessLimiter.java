@@ -16,7 +16,9 @@ import org.springframework.stereotype.Component;
 /**
  * Rule 5 of Authentication: more than {@value #LIMIT} wrong guesses at the shared password (bearer values without the
  * token prefix, and failed sign-ins) within {@link #WINDOW} from one address get 429. A sliding window per client
- * address; while an address is over the limit even the right password is refused, so guessing cannot go on.
+ * address; while an address is over the limit even the right password is refused, so guessing cannot go on. Each
+ * guess is counted before it is judged and handed back when it was right, so the bound holds however many guesses
+ * are judged at once.
  *
  * <p>An IPv6 client is counted by its /64: one subscriber or host usually holds a whole /64, so counting each of its
  * addresses apart would give it 2^64 budgets. The windows live in a Caffeine cache capped at {@value #MAX_TRACKED}
@@ -51,12 +53,14 @@ public class GuessLimiter {
                 .build();
     }
 
-    /** Throws {@link TooManyGuesses} when {@code address} has used up its guesses. */
-    public void check(String address) {
-        Deque<Long> window = guesses.getIfPresent(key(address));
-        if (window == null) {
-            return;
-        }
+    /**
+     * Counts one guess from {@code address} before it is judged, or throws {@link TooManyGuesses} when the address has
+     * used up its guesses. The check and the count are one step under the window's lock, so guesses judged at the same
+     * time (several password hashes in flight) cannot together pass the limit. A guess that turns out right is handed
+     * back with {@link Guess#right()}.
+     */
+    public Guess take(String address) {
+        Deque<Long> window = guesses.get(key(address), a -> new ArrayDeque<>());
         synchronized (window) {
             long now = clock.millis();
             prune(window, now);
@@ -64,16 +68,27 @@ public class GuessLimiter {
                 long retryAfterMillis = window.peekFirst() + WINDOW.toMillis() - now;
                 throw new TooManyGuesses(Math.max(1, (retryAfterMillis + 999) / 1000));
             }
+            window.addLast(now);
+            return new Guess(window, now);
         }
     }
 
-    /** Counts one wrong guess from {@code address}. */
-    public void record(String address) {
-        Deque<Long> window = guesses.get(key(address), a -> new ArrayDeque<>());
-        synchronized (window) {
-            long now = clock.millis();
-            prune(window, now);
-            window.addLast(now);
+    /** A guess counted by {@link #take}: it stays counted unless it was right. */
+    public static final class Guess {
+
+        private final Deque<Long> window;
+        private final long at;
+
+        private Guess(Deque<Long> window, long at) {
+            this.window = window;
+            this.at = at;
+        }
+
+        /** The guess was right: it no longer counts against the address. */
+        public void right() {
+            synchronized (window) {
+                window.removeLastOccurrence(at);
+            }
         }
     }
 

@@ -84,21 +84,21 @@ public class PrincipalAuthenticator implements ReactiveAuthenticationManager {
     }
 
     private Authentication sharedPassword(SharedPasswordBearer bearer) {
-        guesses.check(bearer.clientAddress());
+        GuessLimiter.Guess guess = guesses.take(bearer.clientAddress());
         if (settings.sharedPassword().filter(expected -> Secrets.same(bearer.value(), expected)).isPresent()) {
+            guess.right();
             return new CallerAuthentication(SHARED_PASSWORD, null);
         }
-        guesses.record(bearer.clientAddress());
         return fail("Wrong bearer value: send an API token or the shared password");
     }
 
     /** A wrong value counts as a guess, as a wrong shared password does. */
     private Authentication internal(InternalTokenValue presented) {
-        guesses.check(presented.clientAddress());
+        GuessLimiter.Guess guess = guesses.take(presented.clientAddress());
         if (internalToken.value().isPresent() && internalToken.accepts(presented.value())) {
+            guess.right();
             return new CallerAuthentication(INTERNAL, null);
         }
-        guesses.record(presented.clientAddress());
         return fail("Wrong internal token");
     }
 

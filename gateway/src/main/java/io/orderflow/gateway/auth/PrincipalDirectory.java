@@ -11,7 +11,9 @@ import io.orderflow.gateway.auth.Principals.ApiToken;
 import io.orderflow.gateway.auth.Principals.AuditEntry;
 import io.orderflow.gateway.auth.Principals.Person;
 import io.orderflow.gateway.auth.Principals.Session;
+import io.orderflow.gateway.auth.Principals.TokenName;
 import io.orderflow.gateway.auth.Principals.TokenUse;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -42,6 +44,11 @@ import tools.jackson.databind.JsonNode;
  * <p>The team's audit log lives here too, one record per change ({@code audit:<id>}, never rewritten, so compaction
  * keeps every entry), and so does when each token was last used ({@code used:<token id>}, written at most once per
  * {@link #USE_RESOLUTION} per token, not on every request).
+ *
+ * <p>A session that has ended (expired, or its person disabled or given a new password) is dropped from the
+ * view and tombstoned on the topic by the sweep that runs, at most once per {@link #SESSION_SWEEP}, when a session
+ * record arrives; an expired one read at start is not kept at all. So the sessions held in memory are those signed in
+ * within the session lifetime, whatever the number that ever existed.
  */
 @Component
 public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
@@ -51,13 +58,21 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
 
     /** How coarse a token's last-used time is: a use is written only when the last one noted is this old. */
     public static final Duration USE_RESOLUTION = Duration.ofMinutes(1);
+    /** How often, at most, ended sessions are swept out of the view. */
+    static final Duration SESSION_SWEEP = Duration.ofMinutes(1);
+    /** How long a claim on a token name holds against a later one when no token of that name followed it. */
+    static final Duration CLAIM_HOLD = Duration.ofMinutes(5);
 
     private final KafkaSettings kafka;
     private final GatewayProperties gateway;
+    private final Clock clock;
+    private volatile long lastSessionSweep;
     private final Map<String, Person> people = new ConcurrentHashMap<>();
     private final Map<String, ApiToken> tokens = new ConcurrentHashMap<>();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
     private final Map<String, TokenUse> uses = new ConcurrentHashMap<>();
+    /** By name: the claim that holds it (the first read, unless it went stale). */
+    private final Map<String, TokenName> tokenNames = new ConcurrentHashMap<>();
     /** By token id: when this instance last sent a use, so a burst of requests sends one before the topic answers. */
     private final Map<String, Long> usesSent = new ConcurrentHashMap<>();
     /** Newest first: ids sort by time. */
@@ -65,10 +80,12 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
             new ConcurrentSkipListMap<>(Comparator.reverseOrder());
     private volatile KafkaProducer<String, JsonNode> producer;
 
-    public PrincipalDirectory(KafkaSettings kafka, GatewayProperties gateway) {
+    public PrincipalDirectory(KafkaSettings kafka, GatewayProperties gateway, Clock clock) {
         super(kafka, Topics.PRINCIPALS);
         this.kafka = kafka;
         this.gateway = gateway;
+        this.clock = clock;
+        this.lastSessionSweep = clock.millis();
     }
 
     @Override
@@ -78,8 +95,16 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
         switch (key.substring(0, Math.max(colon, 0))) {
             case "person" -> put(people, id, value, Person.class);
             case "token" -> put(tokens, id, value, ApiToken.class);
-            case "session" -> put(sessions, id, value, Session.class);
+            case "session" -> {
+                put(sessions, id, value, Session.class);
+                Session session = sessions.get(id);
+                if (session != null && ended(session, clock.millis())) {
+                    sessions.remove(id); // read at start long after it expired: never kept
+                }
+                sweepSessions();
+            }
             case "used" -> put(uses, id, value, TokenUse.class);
+            case "tokenname" -> claim(id, value);
             case "audit" -> put(audit, id, value, AuditEntry.class);
             default -> log.warn("Ignoring a principals record with an unknown key kind");
         }
@@ -91,6 +116,16 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
         } else {
             map.put(id, Json.MAPPER.treeToValue(value, type));
         }
+    }
+
+    private void claim(String name, JsonNode value) {
+        if (value == null) {
+            tokenNames.remove(name);
+            return;
+        }
+        TokenName incoming = Json.MAPPER.treeToValue(value, TokenName.class);
+        tokenNames.merge(name, incoming, (held, later) ->
+                later.at() - held.at() >= CLAIM_HOLD.toMillis() ? later : held);
     }
 
     /** Completes once the view holds everything the topic held at start; 503 if that takes too long. */
@@ -138,6 +173,52 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
         return Optional.ofNullable(sessions.get(digest));
     }
 
+    /** How many sessions the view holds (for the sessions meter and tests of the bound). */
+    public int sessionCount() {
+        return sessions.size();
+    }
+
+    /**
+     * Drops the sessions that have ended from the view and tombstones them on the topic, at most once per
+     * {@link #SESSION_SWEEP}; runs on the reader's thread as session records arrive. Every instance sweeps: a
+     * tombstone written twice is harmless.
+     */
+    private void sweepSessions() {
+        long now = clock.millis();
+        if (now - lastSessionSweep < SESSION_SWEEP.toMillis()) {
+            return;
+        }
+        lastSessionSweep = now;
+        KafkaProducer<String, JsonNode> writer = producer;
+        sessions.values().removeIf(session -> {
+            if (!ended(session, now)) {
+                return false;
+            }
+            if (writer != null) {
+                writer.send(new ProducerRecord<>(Topics.PRINCIPALS.name(), session.key(), null), (metadata, error) -> {
+                    if (error != null) {
+                        log.debug("Could not tombstone an ended session: {}", error.toString());
+                    }
+                });
+            }
+            return true;
+        });
+    }
+
+    /**
+     * Whether a session can never stand again: expired, or its person has a newer generation (disabled or given a new
+     * password since). Only a newer generation counts, never an older one or a missing person: while the topic is
+     * read at start a person's record may come after their session's. A shared-password session of an older password
+     * is left to expire (the password may be set back).
+     */
+    private boolean ended(Session session, long now) {
+        if (now >= session.expiresAt()) {
+            return true;
+        }
+        Person person = session.personId() == null ? null : people.get(session.personId());
+        return person != null && person.generation() > session.generation();
+    }
+
     /** When the token was last used, to within {@link #USE_RESOLUTION}; {@code null} if never. */
     public Long lastUsed(String tokenId) {
         TokenUse use = uses.get(tokenId);
@@ -165,6 +246,19 @@ public class PrincipalDirectory extends CompactedTopicView<String, JsonNode> {
 
     public Mono<Void> save(Session session) {
         return write(session.key(), Json.tree(session));
+    }
+
+    /**
+     * Claims {@code name} for the token {@code tokenId}: true once the claim is in the view and is the one that holds
+     * the name, false when another claim was read first (a creation of the same name at the same instant, here or on
+     * another instance).
+     */
+    public Mono<Boolean> claimTokenName(String name, String tokenId) {
+        TokenName claim = new TokenName(name, tokenId, clock.millis());
+        return write(claim.key(), Json.tree(claim)).then(Mono.fromSupplier(() -> {
+            TokenName holder = tokenNames.get(name);
+            return holder != null && holder.tokenId().equals(tokenId);
+        }));
     }
 
     public Mono<Void> endSession(String digest) {

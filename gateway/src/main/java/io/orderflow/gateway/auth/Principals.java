@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 
 /**
  * What the {@code principals} topic holds, one record per key: {@code person:<id>}, {@code token:<sha-256 of the
- * value>}, {@code session:<sha-256 of the cookie value>}, {@code used:<token id>} (when a token was last used) and
- * {@code audit:<id>} (the team's audit log). No value of a token or cookie and no password is ever
+ * value>}, {@code session:<sha-256 of the cookie value>}, {@code used:<token id>} (when a token was last used),
+ * {@code tokenname:<name>} (which token a name went to) and {@code audit:<id>} (the team's audit log). No value of a token or cookie and no password is ever
  * stored, only digests and password hashes.
  */
 public final class Principals {
@@ -85,6 +85,26 @@ public final class Principals {
         @JsonIgnore
         public String key() {
             return key(tokenId);
+        }
+    }
+
+    /**
+     * A claim on a token name, written before the token itself under a key of the name, so that every claim on one name
+     * lands on one partition in one order: of two creations at the same instant (on one gateway or two) the claim read
+     * first wins, on every instance alike. The token is written only by the winner.
+     *
+     * @param at when the claim was made; a claim whose token never followed (its gateway stopped in between) gives way
+     *           to a later one after {@link PrincipalDirectory#CLAIM_HOLD}
+     */
+    public record TokenName(String name, String tokenId, long at) {
+
+        static String key(String name) {
+            return "tokenname:" + name;
+        }
+
+        @JsonIgnore
+        public String key() {
+            return key(name);
         }
     }
 

@@ -48,8 +48,9 @@ public class Sessions {
     /** A new session and its cookie value (shown to the browser only), or 401 (429 past the guess limit). */
     public Mono<SignedIn> signIn(String email, String password, String clientAddress) {
         return directory.loaded().then(Mono.defer(() -> {
+            GuessLimiter.Guess guess;
             try {
-                guesses.check(clientAddress);
+                guess = guesses.take(clientAddress); // counted before the hash check, so hashes in flight count too
             } catch (GuessLimiter.TooManyGuesses e) {
                 return Mono.error(ApiException.tooManyRequests(e.getMessage(), e.retryAfterSeconds()));
             }
@@ -59,9 +60,9 @@ public class Sessions {
                     ? sharedPasswordSession(digest, password)
                     : personSession(digest, email.strip(), password);
             if (session.isEmpty()) {
-                guesses.record(clientAddress);
                 return Mono.error(ApiException.unauthorized(WRONG_SIGN_IN));
             }
+            guess.right();
             return directory.save(session.get())
                     .thenReturn(new SignedIn(cookie, session.get(), caller(session.get()).orElseThrow()));
         }).subscribeOn(hashing)); // a password hash check takes tens of milliseconds, on its own pool

@@ -250,7 +250,7 @@ class TeamController {
             String name = request.get("name").asString();
             // token:<name> is what decisions record: one name, one token, even after it is revoked
             if (directory.tokens().stream().anyMatch(t -> t.name().equals(name))) {
-                throw ApiException.conflict("A token named " + name + " already exists");
+                throw duplicateName(name);
             }
             long now = clock.millis();
             Long expiresAt = request.has("expiresAt") ? request.get("expiresAt").asLong() : null;
@@ -261,13 +261,23 @@ class TeamController {
             ApiToken token = new ApiToken("tok_" + Secrets.random(9), name, request.get("role").asString(), false,
                     now, createdBy(caller), value.substring(value.length() - 4), Secrets.sha256(value), expiresAt);
             String expiry = expiresAt == null ? "" : ", expiring " + Instant.ofEpochMilli(expiresAt);
-            return directory.save(token)
-                    .then(audit(caller, "token.created", token.id(), name,
-                            "Created token " + name + " (" + token.role() + expiry + ")"))
-                    .thenReturn(ResponseEntity
-                    .created(URI.create("/api/v1/team/tokens/" + token.id()))
-                    .body(new NewToken(TokenView.of(token, null), value)));
+            // the check above is a read of this instance's view: the claim decides between creations at one instant
+            return directory.claimTokenName(name, token.id()).flatMap(won -> {
+                if (!won || directory.tokens().stream().anyMatch(t -> t.name().equals(name))) {
+                    return Mono.error(duplicateName(name));
+                }
+                return directory.save(token)
+                        .then(audit(caller, "token.created", token.id(), name,
+                                "Created token " + name + " (" + token.role() + expiry + ")"))
+                        .thenReturn(ResponseEntity
+                                .created(URI.create("/api/v1/team/tokens/" + token.id()))
+                                .body(new NewToken(TokenView.of(token, null), value)));
+            });
         });
+    }
+
+    private static ApiException duplicateName(String name) {
+        return ApiException.conflict("A token named " + name + " already exists");
     }
 
     @Operation(operationId = "revokeToken", summary = "Revoke an API token; it is refused (401) from then on")

@@ -29,14 +29,19 @@ import tools.jackson.databind.JsonNode;
  * @param relayPort          {@code INTAKE_RELAY_PORT}
  * @param from               {@code INTAKE_FROM}: the From address of replies
  * @param publicBaseUrl      {@code PUBLIC_BASE_URL}: where people open the order page, {@code <base>/orders/<id>}
- * @param maxMessageBytes    {@code INTAKE_MAX_MESSAGE_BYTES}: a larger mail is refused with 552
+ * @param maxMessageBytes    {@code INTAKE_MAX_MESSAGE_BYTES}: a larger mail is refused with 552 (the listener
+ *                           advertises it with the {@code SIZE} extension)
  * @param replyWait          how long the reply waits for the order's lines to be extracted before it goes without them
+ * @param connectionsPerClient    {@code INTAKE_CONNECTIONS_PER_CLIENT}: connections at once from one client address
+ *                                that is not a trusted relay (see {@link SmtpLimits})
+ * @param mailsPerSenderPerMinute {@code INTAKE_SENDER_RATE_LIMIT}: mail transactions a minute per envelope sender
  */
 @ConfigurationProperties("orderflow.intake")
 public record IntakeProperties(String mailboxes, Boolean requireAuth, Boolean reply, String allowlist,
                                Integer smtpPort, String smtpHost, List<String> trustedRelays,
                                String trustedAuthservId, String relayHost, Integer relayPort,
-                               String from, String publicBaseUrl, Integer maxMessageBytes, Duration replyWait) {
+                               String from, String publicBaseUrl, Integer maxMessageBytes, Duration replyWait,
+                               Integer connectionsPerClient, Integer mailsPerSenderPerMinute) {
 
     /** Two mailboxes for the B2B order flow, one for the purchase request flow. */
     public static final Map<String, String> DEFAULT_MAILBOXES = defaults();
@@ -58,6 +63,9 @@ public record IntakeProperties(String mailboxes, Boolean requireAuth, Boolean re
         publicBaseUrl = blank(publicBaseUrl) ? "http://localhost:8080" : publicBaseUrl.strip().replaceAll("/+$", "");
         maxMessageBytes = maxMessageBytes == null || maxMessageBytes <= 0 ? 10 * 1024 * 1024 : maxMessageBytes;
         replyWait = replyWait == null ? Duration.ofSeconds(10) : replyWait;
+        connectionsPerClient = connectionsPerClient == null || connectionsPerClient <= 0 ? 4 : connectionsPerClient;
+        mailsPerSenderPerMinute = mailsPerSenderPerMinute == null || mailsPerSenderPerMinute <= 0 ? 30
+                : mailsPerSenderPerMinute;
         mailboxMap(mailboxes); // fails at start on a malformed INTAKE_MAILBOXES, not on the first mail
     }
 
@@ -80,7 +88,8 @@ public record IntakeProperties(String mailboxes, Boolean requireAuth, Boolean re
                 + ", trustedRelays=" + trustedRelays
                 + ", trustedAuthservId=" + trustedAuthservId + ", relay=" + relayHost + ":" + relayPort
                 + ", from=" + from + ", publicBaseUrl=" + publicBaseUrl + ", maxMessageBytes=" + maxMessageBytes
-                + ", replyWait=" + replyWait + "]";
+                + ", replyWait=" + replyWait + ", connectionsPerClient=" + connectionsPerClient
+                + ", mailsPerSenderPerMinute=" + mailsPerSenderPerMinute + "]";
     }
 
     private static Map<String, String> mailboxMap(String json) {

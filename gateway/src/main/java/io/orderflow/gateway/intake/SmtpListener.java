@@ -5,10 +5,13 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.SocketAddress;
 import java.net.UnknownHostException;
+import java.time.Clock;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.subethamail.smtp.DropConnectionException;
 import org.subethamail.smtp.MessageContext;
 import org.subethamail.smtp.MessageHandler;
 import org.subethamail.smtp.RejectException;
@@ -24,7 +27,13 @@ import org.springframework.stereotype.Component;
  * or why nothing was started in the 4xx/5xx one.
  *
  * <p>Anybody who reaches the port may connect; what a connection may claim depends on where it comes from: only mail
- * from an address in {@code INTAKE_TRUSTED_RELAYS} has its {@code Authentication-Results} read ({@link TrustedRelays}).
+ * from an address in {@code INTAKE_TRUSTED_RELAYS} has its {@code Authentication-Results} read ({@link TrustedRelays}),
+ * and only a connection from elsewhere counts against the per-client limit ({@link SmtpLimits}).
+ *
+ * <p>The size limit is advertised with the {@code SIZE} extension, so a mail declared larger is refused at
+ * {@code MAIL FROM} before any of it is sent; a mail that turns out larger in {@code DATA} is refused at its end,
+ * after the rest of it is read and dropped (so none of it is read as commands), or, when the rest is larger than the
+ * limit again, by closing the connection.
  */
 @Component
 public class SmtpListener implements SmartLifecycle {
@@ -44,13 +53,16 @@ public class SmtpListener implements SmartLifecycle {
     private final IntakeProperties settings;
     private final MailIntake intake;
     private final TrustedRelays trustedRelays;
+    private final SmtpLimits limits;
     private volatile SMTPServer server;
     private MailMeters meters = MailMeters.NONE;
 
-    public SmtpListener(IntakeProperties settings, MailIntake intake) {
+    public SmtpListener(IntakeProperties settings, MailIntake intake, Clock clock) {
         this.settings = settings;
         this.intake = intake;
         this.trustedRelays = TrustedRelays.parse(settings.trustedRelays());
+        this.limits = new SmtpLimits(trustedRelays, settings.connectionsPerClient(),
+                settings.mailsPerSenderPerMinute(), clock);
     }
 
     @Autowired(required = false)
@@ -78,6 +90,7 @@ public class SmtpListener implements SmartLifecycle {
                 .connectionTimeout(IDLE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
                 .maxConnections(MAX_CONNECTIONS)
                 .maxRecipients(MAX_RECIPIENTS)
+                .sessionHandler(limits)
                 // no Received line of this listener's own on top: the relay's Authentication-Results must stay the
                 // mail's first header line (SenderAuthentication)
                 .insertReceivedHeaders(false)
@@ -137,8 +150,15 @@ public class SmtpListener implements SmartLifecycle {
         }
 
         @Override
-        public void from(String from) {
-            envelopeSender = from == null ? "" : from;
+        public void from(String from) throws RejectException {
+            String sender = from == null ? "" : from;
+            OptionalLong wait = limits.takeMail(sender);
+            if (wait.isPresent()) {
+                meters.refused(451, "4.7.1");
+                throw new RejectException(451, "4.7.1 Too many mails from " + (sender.isEmpty() ? "<>" : sender)
+                        + "; try again in " + wait.getAsLong() + " s");
+            }
+            envelopeSender = sender;
         }
 
         @Override
@@ -162,10 +182,19 @@ public class SmtpListener implements SmartLifecycle {
         @Override
         public String data(InputStream data) throws RejectException, IOException {
             byte[] raw = data.readNBytes(settings.maxMessageBytes() + 1);
-            try {
-                if (raw.length > settings.maxMessageBytes()) {
-                    throw IntakeRefusal.tooLarge(settings.maxMessageBytes());
+            if (raw.length > settings.maxMessageBytes()) {
+                raw = null; // not kept while the rest is dropped
+                IntakeRefusal refusal = IntakeRefusal.tooLarge(settings.maxMessageBytes());
+                log.info("Refused a mail from {} to {} (connection from {}): {} {}", envelopeSender, recipient, remote,
+                        refusal.code(), refusal.getMessage());
+                meters.refused(refusal.code(), refusal.getMessage());
+                if (!dropped(data, settings.maxMessageBytes())) {
+                    throw new DropConnectionException(refusal.code(), refusal.getMessage()
+                            + "; closing the connection");
                 }
+                throw new RejectException(refusal.code(), refusal.getMessage());
+            }
+            try {
                 MailIntake.Accepted accepted = intake.accept(recipient, raw, !envelopeSender.isEmpty(),
                         fromTrustedRelay);
                 meters.accepted(accepted.replayed());
@@ -182,6 +211,19 @@ public class SmtpListener implements SmartLifecycle {
 
         @Override
         public void done() {
+        }
+
+        /** Reads and drops what is left of the mail, up to {@code atMost} bytes: whether the mail's end came. */
+        private static boolean dropped(InputStream data, long atMost) throws IOException {
+            byte[] buffer = new byte[8192];
+            long left = atMost;
+            for (int n; (n = data.read(buffer, 0, (int) Math.min(buffer.length, left + 1))) >= 0; ) {
+                left -= n;
+                if (left < 0) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private RejectException reject(IntakeRefusal refusal) {

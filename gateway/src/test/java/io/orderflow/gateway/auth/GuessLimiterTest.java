@@ -6,6 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import io.orderflow.kafka.testing.ManualClock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The limiter's keys and its bound; the 429 itself over HTTP is in AuthFlowsTest and CrossSiteAndProxyTest. */
@@ -30,27 +38,75 @@ class GuessLimiterTest {
     void addresses_of_one_64_share_a_budget_that_the_window_gives_back() {
         GuessLimiter limiter = new GuessLimiter(clock);
         for (int guess = 0; guess < GuessLimiter.LIMIT; guess++) {
-            limiter.record("2001:db8:77:1::" + Integer.toHexString(guess + 1));
+            limiter.take("2001:db8:77:1::" + Integer.toHexString(guess + 1));
         }
-        assertThatThrownBy(() -> limiter.check("2001:db8:77:1:ffff::1"))
+        assertThatThrownBy(() -> limiter.take("2001:db8:77:1:ffff::1"))
                 .isInstanceOf(GuessLimiter.TooManyGuesses.class);
-        assertThatNoException().isThrownBy(() -> limiter.check("2001:db8:77:2::1"));
+        assertThatNoException().isThrownBy(() -> limiter.take("2001:db8:77:2::1"));
 
         clock.advance(GuessLimiter.WINDOW.plus(Duration.ofSeconds(1)));
-        assertThatNoException().isThrownBy(() -> limiter.check("2001:db8:77:1:ffff::1"));
+        assertThatNoException().isThrownBy(() -> limiter.take("2001:db8:77:1:ffff::1"));
+    }
+
+    @Test
+    void guesses_judged_at_once_from_one_address_cannot_together_pass_the_limit() throws Exception {
+        GuessLimiter limiter = new GuessLimiter(clock);
+        int threads = 8;
+        int attempts = 200;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicInteger judged = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                running.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < attempts / threads; i++) {
+                        try {
+                            limiter.take("198.51.100.9");
+                            judged.incrementAndGet(); // a wrong password: the guess stays counted
+                        } catch (GuessLimiter.TooManyGuesses e) {
+                            refused.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> future : running) {
+                future.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(judged).hasValue(GuessLimiter.LIMIT);
+        assertThat(refused).hasValue(attempts - GuessLimiter.LIMIT);
+    }
+
+    @Test
+    void a_right_guess_is_handed_back_and_does_not_count() {
+        GuessLimiter limiter = new GuessLimiter(clock);
+        for (int i = 0; i < 100; i++) {
+            limiter.take("198.51.100.10").right();
+        }
+        for (int guess = 0; guess < GuessLimiter.LIMIT; guess++) {
+            limiter.take("198.51.100.10");
+        }
+        assertThatThrownBy(() -> limiter.take("198.51.100.10")).isInstanceOf(GuessLimiter.TooManyGuesses.class);
     }
 
     @Test
     void a_spray_of_addresses_stays_within_the_bound() {
         GuessLimiter limiter = new GuessLimiter(clock, 1_000);
         for (int i = 0; i < 20_000; i++) {
-            limiter.record("10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255));
+            limiter.take("10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255));
         }
         assertThat(limiter.tracked()).isLessThanOrEqualTo(1_000);
         // an address that keeps guessing is still limited
         for (int guess = 0; guess < GuessLimiter.LIMIT; guess++) {
-            limiter.record("203.0.113.5");
+            limiter.take("203.0.113.5");
         }
-        assertThatThrownBy(() -> limiter.check("203.0.113.5")).isInstanceOf(GuessLimiter.TooManyGuesses.class);
+        assertThatThrownBy(() -> limiter.take("203.0.113.5")).isInstanceOf(GuessLimiter.TooManyGuesses.class);
     }
 }

@@ -99,7 +99,7 @@ class AcknowledgementRelayTest {
     /** Acknowledgements through the relay on {@code port}; no processor answers, so the reply goes without lines. */
     private static Acknowledgements acknowledgements(int port) {
         IntakeProperties settings = new IntakeProperties(null, null, null, null, null, null, null, null,
-                InetAddress.getLoopbackAddress().getHostAddress(), port, null, null, null, Duration.ofMillis(200));
+                InetAddress.getLoopbackAddress().getHostAddress(), port, null, null, null, Duration.ofMillis(200), null, null);
         return new Acknowledgements(settings, new ProcessorClient(new GatewayProperties(
                 "http://127.0.0.1:" + closedPort(), null, null, null, null), InternalToken.none()));
     }

@@ -13,7 +13,7 @@ class IntakePropertiesTest {
 
     private static IntakeProperties of(String mailboxes, String allowlist) {
         return new IntakeProperties(mailboxes, null, null, allowlist, null, null, null, null, null, null, null, null,
-                null, null);
+                null, null, null, null);
     }
 
     @Test
@@ -57,7 +57,7 @@ class IntakePropertiesTest {
         assertThat(TrustedRelays.parse(List.of()).trusts(new InetSocketAddress("127.0.0.1", 25))).isFalse();
         for (String bad : List.of("mx.example.com", "10.0.0.0/33", "10.0.0", "*")) {
             assertThatThrownBy(() -> new IntakeProperties(null, null, null, null, null, null, List.of(bad), null,
-                    null, null, null, null, null, null)).as(bad)
+                    null, null, null, null, null, null, null, null)).as(bad)
                     .hasMessage("INTAKE_TRUSTED_RELAYS: " + bad
                             + " is not an IP address or a CIDR such as 10.0.0.0/24");
         }

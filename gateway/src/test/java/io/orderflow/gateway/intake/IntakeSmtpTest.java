@@ -50,6 +50,8 @@ import org.springframework.test.context.DynamicPropertySource;
                 "orderflow.intake.smtp-port=0", "orderflow.intake.trusted-relays=127.0.0.1",
                 "orderflow.intake.allowlist=partner@outside.example, @friends.example",
                 "orderflow.intake.max-message-bytes=20000",
+                // most tests here send as one sender: the sender rate is IntakeLimitsTest's
+                "orderflow.intake.mails-per-sender-per-minute=100000",
                 "orderflow.intake.public-base-url=https://orders.example.com/",
                 "orderflow.intake.from=orders@orderflow.example"})
 class IntakeSmtpTest {
