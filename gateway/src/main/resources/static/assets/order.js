@@ -3,7 +3,7 @@
 import {
   h, mount, can, fill, money, time, timeEl, badge, field, withUndo, act, closedApproval, copyButton, TERMINAL,
 } from './lib.js';
-import { drawGraph, legend } from './graph.js';
+import { drawGraph, drawnStates, stepList, legend } from './graph.js';
 
 /** The order socket: pushes of the live state, and calls answered by id. */
 class OrderSocket {
@@ -70,9 +70,34 @@ class OrderSocket {
   }
 }
 
+const ZOOMS = [1, 1.25, 1.5, 2];
+
+/** Dragging the drawing's background scrolls its box (a drag that starts on a node leaves the node's click alone). */
+function panByDragging(wrap) {
+  let from = null;
+  wrap.addEventListener('pointerdown', (e) => {
+    if (e.button !== 0 || e.target.closest('.node')) return;
+    from = { x: e.clientX, y: e.clientY, left: wrap.scrollLeft, top: wrap.scrollTop };
+    wrap.setPointerCapture(e.pointerId);
+    wrap.classList.add('panning');
+  });
+  wrap.addEventListener('pointermove', (e) => {
+    if (!from) return;
+    wrap.scrollLeft = from.left - (e.clientX - from.x);
+    wrap.scrollTop = from.top - (e.clientY - from.y);
+  });
+  const stop = () => { from = null; wrap.classList.remove('panning'); };
+  wrap.addEventListener('pointerup', stop);
+  wrap.addEventListener('pointercancel', stop);
+}
+
 export function orderPage(main, orderId) {
   let state = null;
   let selected = null;
+  // the flow as steps or as a drawing: steps where the drawing would need panning (narrow screens) until changed here
+  let view = matchMedia('(max-width: 640px)').matches ? 'steps' : 'drawing';
+  let zoom = 1; // the drawing's scale: 1 draws its text at its own size; it is never shrunk below that
+  let graphScroll = null; // where the drawing's box was scrolled to, kept across re-renders
   const undoing = new Set(); // waits and proposals in their undo window: their buttons stay disabled across pushes
   const notes = new Map(); // what the user typed, kept across re-renders
   const payments = new Map(); // by event wait: the payment reference and amount typed, kept across re-renders
@@ -83,12 +108,12 @@ export function orderPage(main, orderId) {
   let connected = false;
   const live = h('span', { class: 'live off', id: 'live', role: 'status' }, 'Connecting…');
   const header = h('div', {});
-  const summary = h('section', { class: 'panel', 'aria-labelledby': 'summary-h' });
-  const graph = h('section', { class: 'panel', 'aria-labelledby': 'graph-h' });
+  const summary = h('section', { class: 'panel', id: 'summary-panel', 'aria-labelledby': 'summary-h' });
+  const graph = h('section', { class: 'panel', id: 'flow-panel', 'aria-labelledby': 'graph-h' });
   const details = h('section', { class: 'panel', id: 'node-details', 'aria-live': 'polite', 'aria-labelledby': 'details-h' });
   const waits = h('section', { class: 'panel', id: 'waits', 'aria-labelledby': 'waits-h', tabindex: -1 });
   const actions = h('section', { class: 'panel', id: 'order-actions', 'aria-labelledby': 'actions-h' });
-  const timeline = h('section', { class: 'panel', 'aria-labelledby': 'timeline-h' });
+  const timeline = h('section', { class: 'panel', id: 'timeline-panel', 'aria-labelledby': 'timeline-h' });
   const chat = h('section', { class: 'panel', id: 'chat', 'aria-labelledby': 'chat-h' });
   const chatInput = h('input', { id: 'chat-text', type: 'text', maxlength: 4000, autocomplete: 'off', placeholder: 'e.g. why is this order waiting?' });
   const chatStatus = h('div', { 'aria-live': 'polite' });
@@ -98,9 +123,9 @@ export function orderPage(main, orderId) {
 
   mount(main, h('a', { class: 'skip-inline', id: 'skip-to-actions', href: '#waits' }, 'Skip to the order\'s actions'),
     h('p', {}, h('a', { href: '/orders' }, '← Orders')), header,
-    h('div', { class: 'grid2' },
-      h('div', {}, graph, details, timeline),
-      h('div', {}, results, summary, waits, actions, chat)));
+    h('div', { class: 'grid2 order-grid' },
+      h('div', { class: 'column' }, graph, details, timeline),
+      h('div', { class: 'column' }, results, summary, waits, actions, chat)));
   mount(header, h('h1', {}, orderId), live);
 
   const socket = new OrderSocket(orderId, {
@@ -158,8 +183,7 @@ export function orderPage(main, orderId) {
           h('td', { class: 'num' }, String(l.qty)), h('td', { class: 'num' }, money(l.unitPrice, order.currency))))))) : null,
       state.rollback ? h('p', {}, `Rollback: ${state.rollback.outcome}${state.rollback.error ? ` — ${state.rollback.error}` : ''}`) : null);
 
-    mount(graph, h('h2', { id: 'graph-h' }, 'Flow'), h('div', { class: 'graph-wrap' },
-      drawGraph(state, selected, (id) => { selected = id; draw(); document.querySelector(`[data-node="${CSS.escape(id)}"]`)?.focus(); })), legend());
+    drawFlow();
 
     drawDetails();
     drawWaits(ended);
@@ -190,6 +214,48 @@ export function orderPage(main, orderId) {
     drawChat();
   }
 
+  /** The flow panel: the drawing (zoom buttons, a box that scrolls and pans) or the list of steps. */
+  function drawFlow() {
+    const old = graph.querySelector('.graph-wrap');
+    if (old) graphScroll = [old.scrollLeft, old.scrollTop];
+    const select = (id) => {
+      selected = id;
+      draw();
+      graph.querySelector(`[data-node="${CSS.escape(id)}"]${view === 'steps' ? ' button' : ''}`)?.focus();
+    };
+    const show = (next) => h('button', {
+      type: 'button', class: 'secondary', id: `view-${next}`, 'aria-pressed': view === next ? 'true' : 'false',
+      onclick: () => { view = next; draw(); },
+    }, next === 'steps' ? 'Steps' : 'Drawing');
+    const zoomTo = (next) => {
+      zoom = next;
+      draw();
+    };
+    const tools = h('div', { class: 'row flow-tools', role: 'group', 'aria-label': 'Show the flow as' }, show('drawing'),
+      show('steps'), view === 'drawing' ? [
+        h('button', { type: 'button', class: 'secondary', id: 'zoom-out', 'aria-label': 'Zoom out',
+          disabled: zoom <= ZOOMS[0], onclick: () => zoomTo(ZOOMS[Math.max(0, ZOOMS.indexOf(zoom) - 1)]) }, '−'),
+        h('span', { id: 'zoom-level', class: 'muted' }, `${Math.round(zoom * 100)} %`),
+        h('button', { type: 'button', class: 'secondary', id: 'zoom-in', 'aria-label': 'Zoom in',
+          disabled: zoom >= ZOOMS[ZOOMS.length - 1],
+          onclick: () => zoomTo(ZOOMS[Math.min(ZOOMS.length - 1, ZOOMS.indexOf(zoom) + 1)]) }, '+')] : null);
+    if (view === 'steps') {
+      mount(graph, h('h2', { id: 'graph-h' }, 'Flow'), tools, stepList(state, selected, select));
+      return;
+    }
+    const wrap = h('div', { class: 'graph-wrap', id: 'graph-wrap' }, drawGraph(state, selected, select, zoom));
+    panByDragging(wrap);
+    mount(graph, h('h2', { id: 'graph-h' }, 'Flow'), tools, wrap, legend());
+    if (graphScroll) [wrap.scrollLeft, wrap.scrollTop] = graphScroll;
+  }
+
+  /** What the graph draws for the node when it says more than the run's status (a node that can no longer run). */
+  function drawnNote(node) {
+    const look = drawnStates(state).nodes.get(node.id);
+    if (!look || look.text === (state.nodes?.[node.id]?.status || 'pending')) return null;
+    return [h('dt', {}, 'Drawn as'), h('dd', { id: 'node-drawn' }, look.text)];
+  }
+
   function drawDetails() {
     const node = selected && state.flow?.graph?.nodes?.find((n) => n.id === selected);
     if (!node) {
@@ -201,6 +267,7 @@ export function orderPage(main, orderId) {
       h('dl', { class: 'summary' },
         h('dt', {}, 'Id'), h('dd', {}, node.id), h('dt', {}, 'Type'), h('dd', {}, node.type),
         h('dt', {}, 'Status'), h('dd', { id: 'node-status' }, badge(live.status || 'pending')),
+        drawnNote(node),
         live.summary ? [h('dt', {}, 'Summary'), h('dd', {}, live.summary)] : null,
         live.branches?.length ? [h('dt', {}, 'Branch'), h('dd', {}, live.branches.join(', '))] : null,
         h('dt', {}, 'Started'), h('dd', {}, time(live.startedAt)), h('dt', {}, 'Ended'), h('dd', {}, time(live.endedAt))),

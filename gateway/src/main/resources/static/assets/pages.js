@@ -36,6 +36,14 @@ function dayBound(value, end) {
  * The orders: a page of 50 at a time with the list API's cursor, "N–M of T" from the true counts of the whole index
  * (GET /api/v1/orders/counts, which also gives the counts by status), sorted by creation or by last change.
  */
+/**
+ * What an order in the list waits on, without its own id (a wait's title is often "Approve order <id>", and the id is
+ * in the row already).
+ */
+function waitingOn(order) {
+  return (order.waitingOn || '').replaceAll(` ${order.id}`, '').replaceAll(order.id, '').trim();
+}
+
 export function ordersPage(main) {
   const params = new URLSearchParams(location.search);
   const type = h('select', { id: 'filter-type' }, h('option', { value: '' }, 'Any type'),
@@ -105,7 +113,7 @@ export function ordersPage(main) {
           h('td', { 'data-label': 'Type' }, (o.type || '').replaceAll('_', ' ')),
           h('td', { 'data-label': 'Status' }, badge(o.status)),
           h('td', { class: 'num', 'data-label': 'Total' }, money(o.total, o.currency)),
-          h('td', { 'data-label': 'Waiting on' }, h('span', { class: 'wrap' }, o.waitingOn || '')),
+          h('td', { 'data-label': 'Waiting on', class: 'waiting-on' }, h('span', { class: 'wrap' }, waitingOn(o))),
           h('td', { 'data-label': 'Created' }, timeEl(o.createdAt)),
           h('td', { 'data-label': 'Updated' }, timeEl(o.updatedAt)))),
         type.value || status.value || q.value || since.value || until.value ? 'No orders match these filters.'
@@ -138,10 +146,14 @@ export function ordersPage(main) {
   mount(main, h('div', { class: 'row page-head' }, h('h1', {}, 'Orders'),
     can('operator') ? h('a', { href: '/orders/new', class: 'button', id: 'start-order' }, 'Start an order') : null,
     exportButton, exported),
+    // on a phone the filters fold away (open when some are set), so the first orders are on the first screen
+    h('details', { class: 'filters', id: 'filters', open: !matchMedia('(max-width: 640px)').matches
+      || [...params.keys()].some((k) => k !== 'sort') },
+    h('summary', {}, 'Filters and sort'),
     h('form', { class: 'row panel', role: 'search', onsubmit: (e) => { e.preventDefault(); apply(); } },
       field('Type', type), field('Status', status), field('Search', q), field('Created from', since),
-      field('to', until), field('Sort', sort)),
-    counts, kept, pager, list);
+      field('to', until), field('Sort', sort))),
+    counts, pager, list, kept);
   // Only the first page refreshes by itself: a later page stays put while someone reads it
   return refreshing(() => { if (pageIndex === 0) load(); });
 }

@@ -9,8 +9,9 @@ function readiness(status) {
   return h('span', { class: `badge ${up ? 'succeeded' : 'failed'}` }, up ? 'ready' : 'not ready');
 }
 
+/** A rate over the last minute; the first answer has none yet (a rate needs two readings, 5 s apart). */
 function rate(value) {
-  if (value === null || value === undefined) return '…';
+  if (value === null || value === undefined) return 'in 5 s';
   return `${Number(value).toLocaleString(undefined, { maximumFractionDigits: 2 })}/s`;
 }
 
@@ -42,8 +43,10 @@ function render(view, s) {
     h('ul', { class: 'counts', id: 'orders' },
       h('li', {}, 'started ', h('strong', { id: 'orders-started' }, String(orders.started ?? 0))),
       h('li', {}, 'ended ', h('strong', { id: 'orders-ended' }, String(orders.ended ?? 0))),
-      h('li', {}, 'starting ', h('strong', { id: 'orders-started-rate' }, rate(orders.startedPerSecond))),
-      h('li', {}, 'ending ', h('strong', { id: 'orders-ended-rate' }, rate(orders.endedPerSecond)))),
+      h('li', { id: 'started-rate' }, 'started per second ', h('strong', { id: 'orders-started-rate' },
+        rate(orders.startedPerSecond))),
+      h('li', { id: 'ended-rate' }, 'ended per second ', h('strong', { id: 'orders-ended-rate' },
+        rate(orders.endedPerSecond)))),
     h('h3', {}, 'In flight'),
     figures('in-flight', inFlight, 'No order in flight.'),
     h('h2', {}, 'Consumer lag'), lag,

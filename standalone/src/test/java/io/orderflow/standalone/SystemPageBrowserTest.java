@@ -89,6 +89,9 @@ class SystemPageBrowserTest {
         // the page refreshes every 5 seconds; from its second answer on it shows a rate
         wait.until(ExpectedConditions.textMatches(By.id("orders-started-rate"), java.util.regex.Pattern
                 .compile("^[0-9][0-9.,]*/s$")));
+        // the rates say what they count, not "starting … / ending …"
+        assertThat(browser.findElement(By.id("started-rate")).getText()).matches("started per second [0-9][0-9.,]*/s");
+        assertThat(browser.findElement(By.id("ended-rate")).getText()).matches("ended per second [0-9][0-9.,]*/s");
         Path screenshot = Path.of("target", "page-screenshots", "system.png");
         Files.createDirectories(screenshot.getParent());
         Files.write(screenshot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
