@@ -38,7 +38,7 @@ import tools.jackson.databind.JsonNode;
  * desktop; on a phone the decision before the flow, the flow as a list of steps, and the first orders on the first
  * screen.
  */
-@ExtendWith(DashboardBrowserTest.OnItsOwnSystem.class)
+@ExtendWith(DashboardBrowserTest.OnSharedSystem.class)
 class DashboardGraphBrowserTest {
 
     /** The fills of the page's state colours, as Chromium computes them. */

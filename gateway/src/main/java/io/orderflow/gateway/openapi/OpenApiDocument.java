@@ -123,6 +123,11 @@ class OpenApiDocument {
                     .description(e.getValue().get("description").asText())
                     .content(json(schema != null ? schema(schema) : ref("Error"))));
         });
+        if (request != null && !described.containsKey("413")) {
+            // every body is read under the request size limit (ErrorResponses)
+            described.addApiResponse("413", new ApiResponse().description("Request body is too large")
+                    .content(json(ref("Error"))));
+        }
         operation.responses(described);
     }
 
