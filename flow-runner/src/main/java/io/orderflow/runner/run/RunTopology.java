@@ -174,8 +174,25 @@ public final class RunTopology {
             if (task instanceof NodeTask.StartRun start && start.documentText() != null) {
                 documents.putIfAbsent(Documents.ref(start.documentText()), start.documentText());
             }
-            handle(task.orderId(), "task " + task.getClass().getSimpleName(), task,
+            NodeTask named = setAside(task);
+            handle(task.orderId(), "task " + named.getClass().getSimpleName(), named,
                     (current, guard) -> engine.handle(current, task, guard));
+        }
+
+        /**
+         * The task an incident names when {@code task} cannot be handled: for a {@code revive_run} that hands a
+         * set-aside task back, that task, so that a revive that fails again reports what failed (and a later retry
+         * hands back the same task, not a revive of it); otherwise {@code task} itself.
+         */
+        private static NodeTask setAside(NodeTask task) {
+            if (task instanceof NodeTask.ReviveRun revive && revive.task() != null) {
+                try {
+                    return Json.MAPPER.treeToValue(revive.task(), NodeTask.class);
+                } catch (RuntimeException e) {
+                    return task;
+                }
+            }
+            return task;
         }
 
         /** Drops an archived order's instance and its timer, with tombstones on their changelogs. */
