@@ -302,13 +302,29 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                     for (RunReport one : report.unpacked()) {
                         Decision decision = decider.onReport(state, one, now);
                         state = applied(state, decision, now);
-                        effects.addAll(decision.effects());
+                        effects.addAll(located(decision.effects(), one));
                     }
                     return settled(before, state, effects);
                 }), now);
             } catch (RuntimeException e) {
                 setAside(orderId, before, "order-processor run report " + kind(report), report, e, now);
             }
+        }
+
+        /**
+         * The effects with an incident the decider raised over {@code report} (one it refuses, such as a node detail
+         * that names no node) saying where the report was read and keeping it, as {@link #setAside} does, so that a
+         * retry can decide it again.
+         */
+        private List<Effect> located(List<Effect> effects, RunReport report) {
+            Optional<RecordMetadata> read = context.recordMetadata();
+            return effects.stream().map(effect -> effect instanceof Effect.RecordIncident(Incident i)
+                    && i.topic() == null && i.record() == null && i.history().size() == 1
+                    && !OrderDecider.fromRunner(i)
+                    ? new Effect.RecordIncident(i.from(read.map(RecordMetadata::topic).orElse(null),
+                    read.map(RecordMetadata::partition).orElse(null), read.map(RecordMetadata::offset).orElse(null),
+                    kept(report), i.instanceId(), i.stood()))
+                    : effect).toList();
         }
 
         /** What a record leaves: the state, its bytes when it changed, and the effects. */
@@ -636,9 +652,13 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                     Incident incident = record.incident();
                     Incident retried = incident.history().size() == 1 ? retried(orderId) : null;
                     if (retried != null) {
+                        // failing again on a retry, where the record was not read anew: it is still where it was
+                        boolean read = incident.topic() != null || incident.record() != null;
                         incident = new Incident(retried.id(), orderId, incident.source(), incident.cause(),
-                                retried.createdAt(), Incident.OPEN, incident.topic(), incident.partition(),
-                                incident.offset(), incident.record(), incident.instanceId(), incident.stood(),
+                                retried.createdAt(), Incident.OPEN, read ? incident.topic() : retried.topic(),
+                                read ? incident.partition() : retried.partition(),
+                                read ? incident.offset() : retried.offset(),
+                                read ? incident.record() : retried.record(), incident.instanceId(), incident.stood(),
                                 retried.history()).then(Incident.OPEN,
                                 new Incident.Step(now, "failed_again", null, incident.cause(), null));
                     }
