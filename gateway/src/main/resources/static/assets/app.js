@@ -5,6 +5,7 @@ import { orderPage } from './order.js';
 import { systemPage } from './system.js';
 import { startPage } from './start.js';
 import { auditPage } from './audit.js';
+import { incidentsPage } from './incidents.js';
 
 const NAV = [
   ['/orders', 'Orders'], ['/approvals', 'Approvals'], ['/back-office', 'Back office'],
@@ -13,6 +14,7 @@ const NAV = [
   ['/webhooks', 'Webhooks', 'approver'], ['/team', 'Team', 'approver'], ['/audit', 'Audit', 'operator'],
   ['/flows', 'Flows'],
   ['/system', 'System', 'operator'],
+  ['/incidents', 'Incidents', 'operator'],
 ];
 
 const ROUTES = [
@@ -26,6 +28,7 @@ const ROUTES = [
   [/^\/audit$/, () => auditPage],
   [/^\/flows$/, () => flowsPage],
   [/^\/system$/, () => systemPage],
+  [/^\/incidents$/, () => incidentsPage],
 ];
 
 const main = document.getElementById('main');

@@ -167,7 +167,11 @@ export function orderPage(main, orderId) {
     const ended = TERMINAL.includes(state.status);
     mount(header, h('h1', {}, order.title || state.orderId), h('p', { class: 'row' },
       h('span', { class: 'muted' }, state.orderId), h('span', { id: 'order-status', 'data-status': state.status }, badge(state.status)),
-      state.reason ? h('span', { id: 'order-reason' }, state.reason) : null, live));
+      state.reason ? h('span', { id: 'order-reason' }, state.reason) : null,
+      can('operator') && (state.timeline || []).some((t) => t.kind === 'incident')
+        ? h('a', { href: `/incidents?order=${encodeURIComponent(state.orderId)}`, id: 'order-incidents' }, 'Incidents')
+        : null,
+      live));
 
     mount(summary, h('h2', { id: 'summary-h' }, 'Order'),
       h('dl', { class: 'summary' },

@@ -52,6 +52,7 @@ function render(view, s) {
     h('h2', {}, 'Consumer lag'), lag,
     h('h2', {}, 'Incidents'),
     figures('incidents', Object.entries(s.incidents || {}), 'No incidents.'),
+    h('p', {}, h('a', { href: '/incidents', id: 'system-incidents-link' }, 'Retry or dismiss incidents')),
     h('h2', {}, 'Failed node executions'),
     figures('node-failures', Object.entries(s.nodeFailures || {}).filter(([, n]) => n > 0), 'No node has failed.'),
     h('h2', {}, 'Webhook deliveries'),

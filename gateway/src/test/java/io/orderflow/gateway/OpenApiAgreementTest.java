@@ -45,6 +45,7 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
     private static final String CANCEL = "/api/v1/orders/ord_agreement/cancel";
     private static final String SUBSCRIBE = "/api/v1/webhook-subscriptions";
     private static final String SIGNED = "/api/v1/webhooks/events";
+    private static final String DISMISS = "/api/v1/incidents/ord_agreement/dismiss";
 
     private String document;
 
@@ -92,6 +93,11 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 Arguments.of(CANCEL, "{\"reason\": \"duplicate\"}", true),
                 Arguments.of(CANCEL, "{\"reason\": null}", false),
                 Arguments.of(CANCEL, "{\"why\": \"x\"}", false),
+                // dismiss an incident
+                Arguments.of(DISMISS, "{\"note\": \"refunded by hand\"}", true),
+                Arguments.of(DISMISS, "{}", false),
+                Arguments.of(DISMISS, "{\"note\": \"\"}", false),
+                Arguments.of(DISMISS, "{\"note\": \"ok\", \"by\": \"x\"}", false),
                 // subscribe to webhooks
                 Arguments.of(SUBSCRIBE, "{\"url\": \"https://example.com/hook\"}", true),
                 Arguments.of(SUBSCRIBE, "{\"url\": \"http://localhost:9000/hook\", \"events\": [\"*\"]}", true),
@@ -158,7 +164,7 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 "/api/v1/orders/{id}", "/api/v1/orders/{id}/events", "/api/v1/orders/{id}/approvals/{nodeId}",
                 "/api/v1/orders/{id}/cancel", "/api/v1/webhook-subscriptions", "/api/v1/webhook-subscriptions/{id}",
                 "/api/v1/webhook-subscriptions/{id}/deliveries", "/api/v1/webhooks/events", "/api/v1/orders/counts",
-                "/api/v1/approvals");
+                "/api/v1/approvals", "/api/v1/incidents/{id}/retry", "/api/v1/incidents/{id}/dismiss");
         JsonObject paths = doc.getAsJsonObject("paths");
         assertThat(paths.getAsJsonObject("/api/v1/approvals").getAsJsonObject("get").getAsJsonObject("responses")
                 .getAsJsonObject("200").toString()).contains("#/components/schemas/ApprovalRow");

@@ -787,6 +787,11 @@ class DashboardBrowserTest {
         return orderId;
     }
 
+    /** The broker of the system the browser tests run on, for a test that writes a record itself. */
+    static String bootstrapServers() {
+        return system.bootstrapServers();
+    }
+
     static JsonNode read(String orderId) {
         return Json.MAPPER.readTree(http.get().uri("/api/v1/orders/" + orderId).exchange().expectStatus().isOk()
                 .expectBody().returnResult().getResponseBody());

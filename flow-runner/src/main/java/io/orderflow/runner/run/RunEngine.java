@@ -140,6 +140,10 @@ public final class RunEngine {
                 if (!matches(current, terminate.instanceId()) || current.state == RunInstance.State.TERMINATED) {
                     yield Effects.none();
                 }
+                if (terminate.reason() != null && terminate.reason().startsWith(INCIDENT_REASON)) {
+                    // the order was set aside: keep the instance as it stood, for a retry of the incident
+                    current.setAside = Json.tree(current);
+                }
                 terminate(current, fx);
                 yield fx.build(current);
             }
@@ -149,7 +153,46 @@ public final class RunEngine {
             }
             // the topology drops the stored instance itself (RunTopology); the run has nothing left to do
             case NodeTask.ForgetRun forget -> Effects.none();
+            case NodeTask.ReviveRun revive -> revive(current, revive, guard);
         };
+    }
+
+    /** How the order's agent words the reason of a run it ends because the order was set aside. */
+    public static final String INCIDENT_REASON = "Incident: ";
+
+    /**
+     * An operator retried the order's incident: the instance is put back as it stood when it was set aside
+     * ({@link RunInstance#setAside}) and the set-aside task is handled again on it, or, for a set-aside timer, the
+     * timer is set again and fires. What the run held was given back at the incident and stays given back. With no
+     * instance to put back and no task to handle again, the order cannot resume, which is an incident again.
+     */
+    private Effects revive(RunInstance current, NodeTask.ReviveRun revive, Guard guard) {
+        RunInstance instance = current;
+        if (current != null && current.setAside != null && current.instanceId.equals(revive.instanceId())) {
+            instance = Json.MAPPER.treeToValue(current.setAside, RunInstance.class);
+            instance.holds = current.holds;
+            instance.setAside = null;
+        } else if (revive.task() == null) {
+            return incident(current, revive.orderId(), "task ReviveRun",
+                    "There is no set-aside run instance of " + revive.instanceId() + " to put back");
+        }
+        Effects handled;
+        if (revive.task() != null) {
+            handled = handle(instance, Json.MAPPER.treeToValue(revive.task(), NodeTask.class), guard);
+        } else {
+            Effects.Builder fx = new Effects.Builder(guard);
+            if (instance.timer != null) {
+                fx.timers.add(instance.timer);
+            }
+            advance(instance, fx);
+            handled = fx.build(instance);
+        }
+        if (handled.instance() == null && instance != current) {
+            List<RunInstance.Timer> timers = instance.timer == null ? handled.timers() : java.util.stream.Stream
+                    .concat(handled.timers().stream(), java.util.stream.Stream.of(instance.timer)).toList();
+            return new Effects(instance, handled.reports(), handled.events(), handled.tasks(), timers);
+        }
+        return handled;
     }
 
     /** Handles a due timer; stale timers (the instance moved on) do nothing. */

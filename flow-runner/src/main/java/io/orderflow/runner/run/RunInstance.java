@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -56,6 +57,11 @@ public final class RunInstance implements RunState {
     /** What connectors hold for this order: stock holds, payment authorizations, booked shipments. */
     public List<Hold> holds = new ArrayList<>();
     public Rollback rollback;
+    /**
+     * The instance as it stood before its order was set aside as an incident (this record's fields, as JSON), which
+     * a retry of the incident puts back; {@code null} otherwise.
+     */
+    public JsonNode setAside;
     /** The one pending timer (retry backoff or sleep), or null. */
     public Timer timer;
     /**

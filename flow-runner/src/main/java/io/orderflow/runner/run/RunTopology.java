@@ -3,6 +3,7 @@ package io.orderflow.runner.run;
 import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.documents.Documents;
 import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.reports.RunReport;
 import io.orderflow.schemas.tasks.NodeTask;
@@ -11,6 +12,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
 import org.apache.kafka.common.header.Headers;
@@ -23,12 +26,14 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The runner's topology: {@code node-tasks} → run processor (instance store + timer store) → {@code run-reports},
@@ -169,8 +174,25 @@ public final class RunTopology {
             if (task instanceof NodeTask.StartRun start && start.documentText() != null) {
                 documents.putIfAbsent(Documents.ref(start.documentText()), start.documentText());
             }
-            handle(task.orderId(), "task " + task.getClass().getSimpleName(),
+            NodeTask named = setAside(task);
+            handle(task.orderId(), "task " + named.getClass().getSimpleName(), named,
                     (current, guard) -> engine.handle(current, task, guard));
+        }
+
+        /**
+         * The task an incident names when {@code task} cannot be handled: for a {@code revive_run} that hands a
+         * set-aside task back, that task, so that a revive that fails again reports what failed (and a later retry
+         * hands back the same task, not a revive of it); otherwise {@code task} itself.
+         */
+        private static NodeTask setAside(NodeTask task) {
+            if (task instanceof NodeTask.ReviveRun revive && revive.task() != null) {
+                try {
+                    return Json.MAPPER.treeToValue(revive.task(), NodeTask.class);
+                } catch (RuntimeException e) {
+                    return task;
+                }
+            }
+            return task;
         }
 
         /** Drops an archived order's instance and its timer, with tombstones on their changelogs. */
@@ -201,7 +223,7 @@ public final class RunTopology {
                     cause = TraceHeaders.of(timer.traceparent());
                     try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(timer.orderId(),
                             timer.traceparent())) {
-                        handle(timer.orderId(), "timer " + timer.kind() + " of node " + timer.nodeId(),
+                        handle(timer.orderId(), "timer " + timer.kind() + " of node " + timer.nodeId(), null,
                                 (current, guard) -> engine.fire(current, timer, guard));
                     } finally {
                         cause = null;
@@ -216,7 +238,8 @@ public final class RunTopology {
          * is done again on the stored instance with that node failing at once; work that throws is tried again; when
          * neither settles it, the order becomes an incident.
          */
-        private void handle(String orderId, String source, BiFunction<RunInstance, RunEngine.Guard, Effects> work) {
+        private void handle(String orderId, String source, NodeTask task,
+                            BiFunction<RunInstance, RunEngine.Guard, Effects> work) {
             Set<String> overran = new HashSet<>();
             RuntimeException failure = null;
             int attempts = 0;
@@ -239,7 +262,7 @@ public final class RunTopology {
                     failure = e;
                 }
             }
-            incident(orderId, source, failure);
+            incident(orderId, source, task, failure);
         }
 
         /** The stored instance with the text of its order's document, when it has one. */
@@ -250,19 +273,50 @@ public final class RunTopology {
             return instance;
         }
 
-        private void incident(String orderId, String source, RuntimeException failure) {
+        /**
+         * Sets the order aside: the incident report names the task (as JSON, with where it was read) so a retry can
+         * hand it back, and the instance keeps a copy of itself as it stood, which a retry puts back.
+         */
+        private void incident(String orderId, String source, NodeTask task, RuntimeException failure) {
             String cause = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
             String reason = "Its " + source + " could not be handled: " + cause;
             log.error("Order {} set aside as an incident. {}", orderId, reason, failure);
             Effects effects;
             try {
-                effects = engine.incident(instances.get(orderId), orderId, source, reason);
+                RunInstance stored = instances.get(orderId);
+                JsonNode stood = stored == null ? null : stored.setAside != null ? stored.setAside : Json.tree(stored);
+                effects = engine.incident(stored, orderId, source, reason);
+                if (effects.instance() != null) {
+                    effects.instance().setAside = stood;
+                }
+                effects = withRecord(effects, task);
             } catch (RuntimeException e) {
                 log.error("Order {}: its stored instance is unreadable as well; reporting the incident alone", orderId,
                         e);
                 effects = engine.incident(null, orderId, source, reason);
             }
             apply(orderId, effects);
+        }
+
+        /** The effects with the incident report naming the set-aside task and where it was read. */
+        private Effects withRecord(Effects effects, NodeTask task) {
+            if (task == null) {
+                return effects;
+            }
+            Optional<RecordMetadata> read = context.recordMetadata();
+            JsonNode record = Json.tree(task);
+            List<RunReport> reports = effects.reports().stream().map(report -> report instanceof RunReport.Batch b
+                    ? new RunReport.Batch(b.orderId(), b.instanceId(),
+                    b.reports().stream().map(one -> named(one, record, read)).toList())
+                    : named(report, record, read)).toList();
+            return new Effects(effects.instance(), reports, effects.events(), effects.tasks(), effects.timers());
+        }
+
+        private static RunReport named(RunReport report, JsonNode record, Optional<RecordMetadata> read) {
+            return report instanceof RunReport.Incident i ? new RunReport.Incident(i.orderId(), i.instanceId(),
+                    i.source(), i.cause(), record, read.map(RecordMetadata::topic).orElse(null),
+                    read.map(RecordMetadata::partition).orElse(null), read.map(RecordMetadata::offset).orElse(null))
+                    : report;
         }
 
         private void apply(String orderId, Effects effects) {

@@ -64,6 +64,9 @@ public final class RouteRules {
             rule("POST", "/api/v1/orders/{id}/cancel", Need.OPERATOR),
             rule("GET", "/api/v1/approvals", Need.VIEWER),
             rule("GET", "/api/v1/incidents", Need.OPERATOR),
+            // beyond the contract: resolving an incident (apply its record again, or dismiss it with a note)
+            rule("POST", "/api/v1/incidents/{id}/retry", Need.OPERATOR),
+            rule("POST", "/api/v1/incidents/{id}/dismiss", Need.OPERATOR),
             rule("GET", "/api/v1/system", Need.OPERATOR),
             rule("GET", "/api/v1/webhook-subscriptions", Need.VIEWER),
             rule("POST", "/api/v1/webhook-subscriptions", Need.OPERATOR),

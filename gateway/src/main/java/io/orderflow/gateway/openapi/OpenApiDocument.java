@@ -47,6 +47,7 @@ class OpenApiDocument {
             Map.entry("deliverEvent", RequestSchema.DELIVER_EVENT),
             Map.entry("decideApproval", RequestSchema.DECIDE_APPROVAL),
             Map.entry("cancelOrder", RequestSchema.CANCEL_ORDER),
+            Map.entry("dismissIncident", RequestSchema.DISMISS_INCIDENT),
             Map.entry("createWebhookSubscription", RequestSchema.CREATE_WEBHOOK_SUBSCRIPTION),
             Map.entry("receiveSignedEvent", RequestSchema.SIGNED_EVENT),
             Map.entry("signIn", RequestSchema.SIGN_IN),

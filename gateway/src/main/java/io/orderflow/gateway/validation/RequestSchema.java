@@ -13,6 +13,7 @@ public enum RequestSchema {
     DELIVER_EVENT("DeliverEventRequest", ApiRequest.DELIVER_EVENT),
     DECIDE_APPROVAL("DecideApprovalRequest", ApiRequest.DECIDE_APPROVAL),
     CANCEL_ORDER("CancelOrderRequest", ApiRequest.CANCEL_ORDER),
+    DISMISS_INCIDENT("DismissIncidentRequest", ApiRequest.DISMISS_INCIDENT),
     CREATE_WEBHOOK_SUBSCRIPTION("CreateWebhookSubscriptionRequest", ApiRequest.CREATE_WEBHOOK_SUBSCRIPTION),
     SIGNED_EVENT("SignedEventRequest", ApiRequest.SIGNED_EVENT),
     SIGN_IN("SignInRequest", ApiRequest.SIGN_IN),

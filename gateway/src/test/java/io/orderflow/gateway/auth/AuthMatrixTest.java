@@ -57,7 +57,8 @@ class AuthMatrixTest {
 
     /** The dashboard's scripts and pages, written here independently of the rule table: public, like health. */
     private static final List<String> DASHBOARD = List.of("/assets/**", "/", "/sign-in", "/orders", "/orders/{id}",
-            "/approvals", "/back-office", "/webhooks", "/team", "/audit", "/flows", "/system");
+            "/approvals", "/back-office", "/webhooks", "/team", "/audit", "/flows", "/system",
+            "/incidents");
     private static final List<String> UNDOCUMENTED = java.util.stream.Stream.concat(
             java.util.stream.Stream.of("/api/v1/openapi.json", "/api/v1/orders/{id}/socket", "/actuator/prometheus"),
             DASHBOARD.stream())
@@ -184,8 +185,9 @@ class AuthMatrixTest {
         if (path.equals("/api/v1/webhooks/events")) {
             return Need.SIGNATURE;
         }
-        if (path.equals("/api/v1/incidents")) {
-            return Need.OPERATOR; // beyond the contract: incidents carry internal error texts, for operators only
+        if (path.equals("/api/v1/incidents") || path.startsWith("/api/v1/incidents/")) {
+            // beyond the contract: incidents carry internal error texts, and resolving one changes an order
+            return Need.OPERATOR;
         }
         if (path.equals("/api/v1/system")) {
             return Need.OPERATOR; // beyond the contract: the services' readiness parts and the consumer groups
@@ -229,7 +231,8 @@ class AuthMatrixTest {
             case "GET /assets/**" -> new Probe("/assets/app.js", "", 200);
             case "GET /orders/{id}" -> new Probe("/orders/" + ORDER, "", 200);
             case "GET /", "GET /sign-in", "GET /orders", "GET /approvals", "GET /back-office", "GET /webhooks",
-                 "GET /team", "GET /audit", "GET /flows", "GET /system" -> new Probe(rule.path(), "", 200);
+                 "GET /team", "GET /audit", "GET /flows", "GET /system", "GET /incidents" ->
+                    new Probe(rule.path(), "", 200);
             case "GET /api/v1/openapi.json" -> new Probe("/api/v1/openapi.json", "", 200);
             case "GET /api/v1/flows" -> new Probe("/api/v1/flows", "", 200);
             case "POST /api/v1/orders" -> new Probe("/api/v1/orders", """
@@ -240,6 +243,9 @@ class AuthMatrixTest {
             case "GET /api/v1/approvals" -> new Probe("/api/v1/approvals?status=pending", "", 200);
             case "GET /api/v1/orders/{id}" -> new Probe(order, "", 200);
             case "GET /api/v1/incidents" -> new Probe("/api/v1/incidents", "", 200);
+            case "POST /api/v1/incidents/{id}/retry" -> new Probe("/api/v1/incidents/not-an-incident/retry", "", 404);
+            case "POST /api/v1/incidents/{id}/dismiss" ->
+                    new Probe("/api/v1/incidents/" + ORDER + ":1/dismiss", "{\"note\": \" \"}", 400);
             case "GET /api/v1/system" -> new Probe("/api/v1/system", "", 200);
             case "GET /actuator/prometheus" -> new Probe("/actuator/prometheus", "", 200);
             case "POST /api/v1/orders/{id}/events" -> new Probe(order + "/events", "{\"event\": \"x.happened\"}", 200);

@@ -147,6 +147,15 @@ public final class FakeProcessor implements AutoCloseable {
                     chats.put(order.orderId(), List.copyOf(next.subList(Math.max(0, next.size() - 100), next.size())));
                     body.put("ok", true).put("appended", append.messages().size());
                 }
+                // the fake keeps no incidents
+                case OrderCommand.RetryIncident retry -> {
+                    status = 404;
+                    body.put("error", "Incident " + retry.incidentId() + " not found");
+                }
+                case OrderCommand.DismissIncident dismiss -> {
+                    status = 404;
+                    body.put("error", "Incident " + dismiss.incidentId() + " not found");
+                }
                 case OrderCommand.ConfirmProposal confirm -> {
                     List<ChatMessage> chat = chat(order.orderId());
                     ChatMessage carrier = chat.stream().filter(m -> m.proposal() != null

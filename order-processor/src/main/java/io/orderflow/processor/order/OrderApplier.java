@@ -82,6 +82,19 @@ public final class OrderApplier {
                             ? m.withProposal(m.proposal().confirmed()) : m).toList())
                     .build();
             case OrderFact.IncidentRaised incident -> incident(state, incident);
+            case OrderFact.IncidentRetried retried -> retried.stood().edit()
+                    .timeline(state.timelineWith(new TimelineEntry(retried.at(), "incident",
+                            "Incident retried by " + retried.by(), null, Json.object()
+                            .put("incidentId", retried.incidentId()).put("action", "retried")
+                            .put("by", retried.by()), null)))
+                    .chat(state.chat())
+                    .build();
+            case OrderFact.IncidentDismissed dismissed -> state.edit()
+                    .timeline(state.timelineWith(new TimelineEntry(dismissed.at(), "incident",
+                            "Incident dismissed by " + dismissed.by() + ": " + dismissed.note(), null, Json.object()
+                            .put("incidentId", dismissed.incidentId()).put("action", "dismissed")
+                            .put("by", dismissed.by()).put("note", dismissed.note()), null)))
+                    .build();
             case OrderFact.CompensationLogged c -> state.edit()
                     .timeline(state.timelineWith(new TimelineEntry(c.at(), "compensation",
                             "Compensated: " + c.released() + " held stock released, " + c.voided()

@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Decides what a command, a run report or a timer means for one order: reads the state, answers a
@@ -68,8 +69,84 @@ public final class OrderDecider {
             case OrderCommand.CancelOrder cancel -> cancel(state, cancel, actor(caller), now);
             case OrderCommand.AppendChat append -> appendChat(append, now);
             case OrderCommand.ConfirmProposal confirm -> confirmProposal(state, confirm);
+            case OrderCommand.RetryIncident retry -> throw new IllegalArgumentException(
+                    "A retry is decided with its incident (retryIncident)");
+            case OrderCommand.DismissIncident dismiss -> throw new IllegalArgumentException(
+                    "A dismissal is decided with its incident (dismissIncident)");
         };
     }
+
+    // ---- incidents ------------------------------------------------------------------------------------------
+
+    /**
+     * An operator retries an open incident ({@code null} when there is none by that id): the order is put back as it
+     * stood when it was set aside, with its approvals reopened and their deadlines set again, and the incident is
+     * {@code resolved} with the retry in its history. Applying the record again follows: the agent does it for a
+     * record of its own; for the runner's, the runner is told to put its instance back and handle the task again.
+     * A failure on the way makes the same incident open again with the new cause.
+     */
+    public Decision retryIncident(OrderState state, String incidentId, Incident incident, Caller caller, long now) {
+        Optional<Rejection> refused = refusal(state, incidentId, incident);
+        if (refused.isPresent()) {
+            return Decision.rejected(refused.get());
+        }
+        if (incident.stood() == null || (incident.record() == null && !fromRunner(incident))) {
+            return Decision.rejected(Rejection.incidentWithoutRecord(incidentId));
+        }
+        String by = actor(caller);
+        OrderState stood = Json.MAPPER.treeToValue(incident.stood(), OrderState.class);
+        List<Effect> effects = new ArrayList<>();
+        effects.add(new Effect.RecordIncident(incident.then(Incident.RESOLVED,
+                new Incident.Step(now, "retried", by, null, null))));
+        if (!stood.status().terminal()) {
+            for (Wait wait : stood.waits()) {
+                if (wait.isApproval()) {
+                    effects.add(new Effect.OpenApproval(new ApprovalRow(state.orderId(), wait.nodeId(),
+                            wait.title(), wait.assignee(), wait.amount(), ApprovalRow.PENDING, now, null, null, null,
+                            text(stood.order(), "title"), text(stood.order(), "currency"), wait.deadline())));
+                }
+                effects.add(new Effect.ScheduleDeadline(wait.deadline(), wait.nodeId()));
+            }
+        }
+        String instanceId = fromRunner(incident) ? incident.instanceId() : stood.instanceId();
+        if (fromRunner(incident) || (instanceId != null && !stood.status().terminal())) {
+            // the runner set the run aside itself, or was told to end it when the order was: it puts it back
+            effects.add(new Effect.SendTask(new NodeTask.ReviveRun(state.orderId(), instanceId,
+                    fromRunner(incident) ? incident.record() : null)));
+        }
+        return Decision.of(List.of(new OrderFact.IncidentRetried(incidentId, stood, by, now)), effects);
+    }
+
+    /** An operator dismisses an open incident with a note: the order stays as it is; the timeline says who and why. */
+    public Decision dismissIncident(OrderState state, String incidentId, Incident incident, Caller caller,
+                                    String note, long now) {
+        Optional<Rejection> refused = refusal(state, incidentId, incident);
+        if (refused.isPresent()) {
+            return Decision.rejected(refused.get());
+        }
+        String by = actor(caller);
+        Incident dismissed = incident.then(Incident.DISMISSED, new Incident.Step(now, "dismissed", by, null, note));
+        return Decision.of(List.of(new OrderFact.IncidentDismissed(incidentId, by, note, now)),
+                        List.of(new Effect.RecordIncident(dismissed)))
+                .replying(200, Json.tree(dismissed.listed()));
+    }
+
+    private static Optional<Rejection> refusal(OrderState state, String incidentId, Incident incident) {
+        if (state == null || incident == null || !incident.orderId().equals(state.orderId())) {
+            return Optional.of(Rejection.unknownIncident(incidentId));
+        }
+        if (!incident.open()) {
+            return Optional.of(Rejection.incidentClosed(incidentId, incident.status()));
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the runner raised the incident (its record is the runner's task). */
+    public static boolean fromRunner(Incident incident) {
+        return incident.source().startsWith(RUNNER_SOURCE);
+    }
+
+    private static final String RUNNER_SOURCE = "flow-runner ";
 
     private Decision start(OrderState state, OrderCommand.StartOrder start, long now) {
         if (state != null) {
@@ -291,8 +368,10 @@ public final class OrderDecider {
             case RunReport.InstanceStatus status -> instanceStatus(state, status, now);
             case RunReport.Compensated c -> Decision.of(List.of(new OrderFact.CompensationLogged(
                     c.released(), c.voided(), c.shipmentsCancelled(), now)), List.of());
-            case RunReport.Incident incident -> incident(state, "flow-runner " + incident.source(),
-                    incident.cause(), now, false);
+            case RunReport.Incident incident -> incident(state, Incident.of(state.orderId(),
+                    RUNNER_SOURCE + incident.source(), incident.cause(), now).from(incident.topic(),
+                    incident.partition(), incident.offset(), incident.record(), incident.instanceId(), null), now,
+                    false);
         };
     }
 
@@ -305,8 +384,19 @@ public final class OrderDecider {
      * what it holds (when the runner raised the incident, it already has). The incident is listed either way.
      */
     public Decision incident(OrderState state, String source, String cause, long now, boolean terminateRun) {
+        return incident(state, Incident.of(state.orderId(), source, cause, now), now, terminateRun);
+    }
+
+    /**
+     * {@link #incident(OrderState, String, String, long, boolean)} for an incident that says where its record came
+     * from; the order's state as it stood is kept with it, for a retry.
+     */
+    public Decision incident(OrderState state, Incident raised, long now, boolean terminateRun) {
+        String cause = raised.cause();
+        String source = raised.source();
         List<Effect> effects = new ArrayList<>();
-        effects.add(new Effect.RecordIncident(Incident.of(state.orderId(), source, cause, now)));
+        effects.add(new Effect.RecordIncident(raised.from(raised.topic(), raised.partition(), raised.offset(),
+                raised.record(), raised.instanceId(), Json.tree(state))));
         if (!state.status().terminal()) {
             for (Wait wait : state.waits()) {
                 if (wait.isApproval()) {

@@ -70,4 +70,15 @@ public sealed interface OrderFact {
      */
     record IncidentRaised(String source, String cause, long at) implements OrderFact {
     }
+
+    /**
+     * An operator retried incident {@code incidentId}: the order is put back as it stood when it was set aside
+     * ({@code stood}), keeping its timeline, and the set-aside record is applied again.
+     */
+    record IncidentRetried(String incidentId, OrderState stood, String by, long at) implements OrderFact {
+    }
+
+    /** An operator dismissed incident {@code incidentId} with a note: the order stays as the incident left it. */
+    record IncidentDismissed(String incidentId, String by, String note, long at) implements OrderFact {
+    }
 }

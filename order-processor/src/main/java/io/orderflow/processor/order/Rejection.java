@@ -22,4 +22,16 @@ public record Rejection(int status, String message) {
     }
 
     public static final Rejection EMPTY_CHAT = new Rejection(400, "A chat append needs at least one message.");
+
+    public static Rejection unknownIncident(String incidentId) {
+        return new Rejection(404, "Incident " + incidentId + " not found");
+    }
+
+    public static Rejection incidentClosed(String incidentId, String status) {
+        return new Rejection(409, "Incident " + incidentId + " is already " + status + ".");
+    }
+
+    public static Rejection incidentWithoutRecord(String incidentId) {
+        return new Rejection(409, "Incident " + incidentId + " cannot be retried: its record was not kept.");
+    }
 }

@@ -315,7 +315,7 @@ public class OrderQueryRouter {
     /** Every incident, newest first. */
     public Mono<ResponseEntity<byte[]>> incidents(boolean local) {
         return gather(OrderQueries.INCIDENT_ROWS, Integer.MAX_VALUE, local,
-                streams -> rows(this.<Incident>store(streams, OrderAgent.INCIDENTS), row -> true),
+                streams -> rows(this.<Incident>store(streams, OrderAgent.INCIDENTS), row -> true, Incident::listed),
                 b -> b.path(OrderQueries.INCIDENTS).queryParam(OrderQueries.LOCAL, true).build());
     }
 
@@ -421,11 +421,17 @@ public class OrderQueryRouter {
     }
 
     private static <V> List<JsonNode> rows(ReadOnlyKeyValueStore<String, V> store, Predicate<V> filter) {
+        return rows(store, filter, value -> value);
+    }
+
+    /** {@link #rows(ReadOnlyKeyValueStore, Predicate)}, each row as {@code shown} makes it. */
+    private static <V> List<JsonNode> rows(ReadOnlyKeyValueStore<String, V> store, Predicate<V> filter,
+                                           java.util.function.Function<V, ?> shown) {
         List<JsonNode> rows = new ArrayList<>();
         try (KeyValueIterator<String, V> it = store.all()) {
             it.forEachRemaining(kv -> {
                 if (filter.test(kv.value)) {
-                    rows.add(Json.tree(kv.value));
+                    rows.add(Json.tree(shown.apply(kv.value)));
                 }
             });
         }

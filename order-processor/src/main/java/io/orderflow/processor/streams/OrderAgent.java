@@ -14,6 +14,7 @@ import io.orderflow.processor.store.IndexedStore;
 import io.orderflow.processor.timers.Due;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
+import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.json.JsonSerde;
@@ -31,6 +32,7 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -44,7 +46,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The order's agent in the topology: one processor fed by {@code order-commands} and {@code run-reports}
@@ -70,6 +74,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     public static final int MAX_STATE_BYTES = 512 * 1024;
     /** Attempts at a record whose processing throws, before its order becomes an incident. */
     static final int ATTEMPTS = 3;
+    /** The largest set-aside record an incident keeps for a retry, as JSON characters (see {@code kept}). */
+    static final int MAX_RECORD_CHARS = 256 * 1024;
+    private static final String DUE_SOURCE = "order-processor due ";
 
     public static final String REPLIES = "replies-sink";
     public static final String TASKS = "tasks-sink";
@@ -248,6 +255,11 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 return;
             }
             OrderState state = read(orderId);
+            if (envelope.command() instanceof OrderCommand.RetryIncident
+                    || envelope.command() instanceof OrderCommand.DismissIncident) {
+                incidentCommand(orderId, state, envelope, now);
+                return;
+            }
             Decision decision = decideOrAnswer500(state, envelope, now);
             Settled settled;
             try {
@@ -290,13 +302,29 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                     for (RunReport one : report.unpacked()) {
                         Decision decision = decider.onReport(state, one, now);
                         state = applied(state, decision, now);
-                        effects.addAll(decision.effects());
+                        effects.addAll(located(decision.effects(), one));
                     }
                     return settled(before, state, effects);
                 }), now);
             } catch (RuntimeException e) {
-                setAside(orderId, before, "order-processor run report " + kind(report), e, now);
+                setAside(orderId, before, "order-processor run report " + kind(report), report, e, now);
             }
+        }
+
+        /**
+         * The effects with an incident the decider raised over {@code report} (one it refuses, such as a node detail
+         * that names no node) saying where the report was read and keeping it, as {@link #setAside} does, so that a
+         * retry can decide it again.
+         */
+        private List<Effect> located(List<Effect> effects, RunReport report) {
+            Optional<RecordMetadata> read = context.recordMetadata();
+            return effects.stream().map(effect -> effect instanceof Effect.RecordIncident(Incident i)
+                    && i.topic() == null && i.record() == null && i.history().size() == 1
+                    && !OrderDecider.fromRunner(i)
+                    ? new Effect.RecordIncident(i.from(read.map(RecordMetadata::topic).orElse(null),
+                    read.map(RecordMetadata::partition).orElse(null), read.map(RecordMetadata::offset).orElse(null),
+                    kept(report), i.instanceId(), i.stood()))
+                    : effect).toList();
         }
 
         /** What a record leaves: the state, its bytes when it changed, and the effects. */
@@ -336,8 +364,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
          * the order fails with the cause ({@link OrderDecider#incident}). A record for an order that does not exist
          * is only logged.
          */
-        private void setAside(String orderId, OrderState before, String source, RuntimeException failure,
-                              long now) {
+        private void setAside(String orderId, OrderState before, String source, Object record,
+                              RuntimeException failure, long now) {
             String cause = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
             if (before == null) {
                 log.error("Dropped a record for unknown order {} from {}: {}", orderId, source, cause, failure);
@@ -345,8 +373,112 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             }
             log.error("Order {} set aside as an incident: {} could not be processed: {}", orderId, source, cause,
                     failure);
-            Decision incident = decider.incident(before, source, cause, now, true);
+            Optional<RecordMetadata> read = context.recordMetadata();
+            Incident raised = Incident.of(orderId, source, cause, now).from(read.map(RecordMetadata::topic).orElse(null),
+                    read.map(RecordMetadata::partition).orElse(null), read.map(RecordMetadata::offset).orElse(null),
+                    kept(record), null, null);
+            Decision incident = decider.incident(before, raised, now, true);
             carryOut(orderId, before, settled(before, applied(before, incident, now), incident.effects()), now);
+        }
+
+        /**
+         * The set-aside record as JSON, for a retry; {@code null} when it is too large to keep beside the order's
+         * state in one incident entry (both go to the store's changelog as one record).
+         */
+        private static JsonNode kept(Object record) {
+            JsonNode tree = Json.tree(record);
+            return Json.write(tree).length() > MAX_RECORD_CHARS ? null : tree;
+        }
+
+        /**
+         * Retries or dismisses one of the order's incidents, answering the incident as it is afterwards. A retry of a
+         * record of the agent's own (a run report, a due timer) applies it again here, on the state the retry put
+         * back; failing again sets the order aside again, and the incident is open once more with the new cause.
+         */
+        private void incidentCommand(String orderId, OrderState state, CommandEnvelope envelope, long now) {
+            Decision decision;
+            Incident incident;
+            switch (envelope.command()) {
+                case OrderCommand.RetryIncident retry -> {
+                    incident = incidents.get(retry.incidentId());
+                    decision = decider.retryIncident(state, retry.incidentId(), incident, envelope.caller(), now);
+                }
+                case OrderCommand.DismissIncident dismiss -> {
+                    incident = incidents.get(dismiss.incidentId());
+                    decision = decider.dismissIncident(state, dismiss.incidentId(), incident, envelope.caller(),
+                            dismiss.note(), now);
+                }
+                default -> throw new IllegalStateException("Not an incident command");
+            }
+            if (!decision.changesState()) {
+                reply(envelope, orderId, decision.reply(), now);
+                return;
+            }
+            Settled settled;
+            try {
+                settled = settled(state, applied(state, decision, now), decision.effects());
+            } catch (RuntimeException e) {
+                reply(envelope, orderId, new Decision.Reply(500,
+                        Json.object().put("error", "Engine error: " + e.getMessage())), now);
+                return;
+            }
+            carryOut(orderId, state, settled, now);
+            if (envelope.command() instanceof OrderCommand.RetryIncident && !OrderDecider.fromRunner(incident)) {
+                applyAgain(orderId, incident, now);
+            }
+            Decision.Reply reply = decision.reply() != null ? decision.reply()
+                    : new Decision.Reply(200, Json.tree(incidents.get(incident.id()).listed()));
+            reply(envelope, orderId, reply, now);
+        }
+
+        /** Applies an incident's set-aside report or due timer again, on the state the retry put back. */
+        private void applyAgain(String orderId, Incident incident, long now) {
+            OrderState state = read(orderId);
+            if (incident.source().startsWith(DUE_SOURCE)) {
+                Due timer = Json.MAPPER.treeToValue(incident.record(), Due.class);
+                try {
+                    carryOut(orderId, state, attempts(orderId, "due " + timer.kind(), () -> {
+                        Decision decision = decider.onDue(state, timer, now);
+                        return settled(state, applied(state, decision, now), decision.effects());
+                    }), now);
+                } catch (RuntimeException e) {
+                    setAside(orderId, state, incident.source(), timer, e, now);
+                }
+                return;
+            }
+            RunReport report = Json.MAPPER.treeToValue(incident.record(), RunReport.class);
+            try {
+                carryOut(orderId, state, attempts(orderId, "report", () -> {
+                    OrderState next = state;
+                    List<Effect> effects = new ArrayList<>();
+                    for (RunReport one : report.unpacked()) {
+                        Decision decision = decider.onReport(next, one, now);
+                        next = applied(next, decision, now);
+                        effects.addAll(decision.effects());
+                    }
+                    return settled(state, next, effects);
+                }), now);
+            } catch (RuntimeException e) {
+                setAside(orderId, state, incident.source(), report, e, now);
+            }
+        }
+
+        /**
+         * The order's incident that an operator retried last, when it is the order's latest: a new incident of the
+         * order is that retry failing, so it opens that incident again rather than listing another.
+         */
+        private Incident retried(String orderId) {
+            Incident latest = null;
+            try (KeyValueIterator<String, Incident> it = incidents.range(orderId + ":", orderId + ":~")) {
+                while (it.hasNext()) {
+                    Incident one = it.next().value;
+                    if (latest == null || one.createdAt() > latest.createdAt()) {
+                        latest = one;
+                    }
+                }
+            }
+            return latest != null && Incident.RESOLVED.equals(latest.status()) && !latest.history().isEmpty()
+                    && "retried".equals(latest.history().getLast().action()) ? latest : null;
         }
 
         private static String kind(RunReport report) {
@@ -413,7 +545,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                             return settled(state, applied(state, decision, now), decision.effects());
                         }), now);
                     } catch (RuntimeException e) {
-                        setAside(timer.orderId(), state, "order-processor due " + timer.kind(), e, now);
+                        setAside(timer.orderId(), state, "order-processor due " + timer.kind(), timer, e, now);
                     }
                 } finally {
                     cause = null;
@@ -517,7 +649,20 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 case Effect.ClearDeadline clear -> due.delete(Due.deadline(orderId, clear.nodeId(), clear.dueAt()).key());
                 case Effect.StoreDocument store -> documents.putIfAbsent(store.ref(), store.text());
                 case Effect.RecordIncident record -> {
-                    incidents.put(record.incident().id(), record.incident());
+                    Incident incident = record.incident();
+                    Incident retried = incident.history().size() == 1 ? retried(orderId) : null;
+                    if (retried != null) {
+                        // failing again on a retry, where the record was not read anew: it is still where it was
+                        boolean read = incident.topic() != null || incident.record() != null;
+                        incident = new Incident(retried.id(), orderId, incident.source(), incident.cause(),
+                                retried.createdAt(), Incident.OPEN, read ? incident.topic() : retried.topic(),
+                                read ? incident.partition() : retried.partition(),
+                                read ? incident.offset() : retried.offset(),
+                                read ? incident.record() : retried.record(), incident.instanceId(), incident.stood(),
+                                retried.history()).then(Incident.OPEN,
+                                new Incident.Step(now, "failed_again", null, incident.cause(), null));
+                    }
+                    incidents.put(incident.id(), incident);
                     log.error("Incident on order {} ({}): {}", orderId, record.incident().source(),
                             record.incident().cause());
                 }

@@ -19,6 +19,8 @@ import tools.jackson.databind.JsonNode;
         @JsonSubTypes.Type(value = OrderCommand.CancelOrder.class, name = "cancel_order"),
         @JsonSubTypes.Type(value = OrderCommand.AppendChat.class, name = "append_chat"),
         @JsonSubTypes.Type(value = OrderCommand.ConfirmProposal.class, name = "confirm_proposal"),
+        @JsonSubTypes.Type(value = OrderCommand.RetryIncident.class, name = "retry_incident"),
+        @JsonSubTypes.Type(value = OrderCommand.DismissIncident.class, name = "dismiss_incident"),
 })
 public sealed interface OrderCommand {
 
@@ -77,5 +79,16 @@ public sealed interface OrderCommand {
      * or one already confirmed, is refused.
      */
     record ConfirmProposal(String orderId, String proposalId) implements OrderCommand {
+    }
+
+    /**
+     * Apply an open incident's set-aside record again: the order resumes where it stood when it was set aside, or
+     * becomes an incident again with the new cause. An unknown incident, or one no longer open, is refused.
+     */
+    record RetryIncident(String orderId, String incidentId) implements OrderCommand {
+    }
+
+    /** Close an open incident without applying its record again: the order stays as the incident left it. */
+    record DismissIncident(String orderId, String incidentId, String note) implements OrderCommand {
     }
 }

@@ -136,7 +136,15 @@ public sealed interface RunReport {
      *
      * @param instanceId the instance the runner held, or {@code null} when it had none yet
      * @param source     what could not be handled, such as {@code task start_run} or {@code timer retry}
+     * @param record     the task that could not be handled, as JSON, so a retry can hand it back; {@code null} for
+     *                   a timer (the runner keeps it with the instance)
+     * @param topic      where that task was read, with its partition and offset; {@code null} for a timer
      */
-    record Incident(String orderId, String instanceId, String source, String cause) implements RunReport {
+    record Incident(String orderId, String instanceId, String source, String cause, JsonNode record, String topic,
+                    Integer partition, Long offset) implements RunReport {
+
+        public Incident(String orderId, String instanceId, String source, String cause) {
+            this(orderId, instanceId, source, cause, null, null, null, null);
+        }
     }
 }

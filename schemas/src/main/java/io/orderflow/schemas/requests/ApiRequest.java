@@ -24,6 +24,7 @@ public enum ApiRequest {
     DELIVER_EVENT("deliver-event.json", body -> List.of()),
     DECIDE_APPROVAL("decide-approval.json", body -> List.of()),
     CANCEL_ORDER("cancel-order.json", body -> List.of()),
+    DISMISS_INCIDENT("dismiss-incident.json", body -> List.of()),
     CREATE_WEBHOOK_SUBSCRIPTION("create-webhook-subscription.json", WebhookSubscriptionRules::check),
     SIGNED_EVENT("signed-event.json", body -> List.of()),
     SIGN_IN("sign-in.json", body -> List.of()),

@@ -15,6 +15,7 @@ import tools.jackson.databind.JsonNode;
         @JsonSubTypes.Type(value = NodeTask.TerminateRun.class, name = "terminate_run"),
         @JsonSubTypes.Type(value = NodeTask.QueryInstance.class, name = "query_instance"),
         @JsonSubTypes.Type(value = NodeTask.ForgetRun.class, name = "forget_run"),
+        @JsonSubTypes.Type(value = NodeTask.ReviveRun.class, name = "revive_run"),
 })
 public sealed interface NodeTask {
 
@@ -59,5 +60,13 @@ public sealed interface NodeTask {
 
     /** The order was archived after its retention: the runner drops its instance and any timer of it. */
     record ForgetRun(String orderId) implements NodeTask {
+    }
+
+    /**
+     * An operator retried the incident the runner raised (or the one that ended the run): the instance is put back as
+     * it stood before it was set aside, and {@code task}, the task that could not be handled, is handled again
+     * ({@code null} when a timer was set aside: it fires again).
+     */
+    record ReviveRun(String orderId, String instanceId, JsonNode task) implements NodeTask {
     }
 }
