@@ -30,7 +30,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * the order that was set aside from its page, sees the incident (order, cause, the record's topic and offset) and
  * dismisses it with a note.
  */
-@ExtendWith(DashboardBrowserTest.OnItsOwnSystem.class)
+@ExtendWith(DashboardBrowserTest.OnSharedSystem.class)
 class DashboardIncidentsBrowserTest {
 
     private static final String CAUSE = "A node detail report names no node";
