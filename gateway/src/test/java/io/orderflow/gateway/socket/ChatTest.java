@@ -416,7 +416,7 @@ class ChatTest {
     void live_an_http_error_falls_back_to_the_heuristic() {
         String order = order("waiting", null, "approval");
         model.script(Answer.status(500));
-        try (SocketClient socket = open(live, order, bearer(token("viewer")))) {
+        try (SocketClient socket = open(live, order, bearer(token("approver")))) {
             socket.nextState();
             assertThat(socket.call("chat", "{\"text\": \"approve it\"}").get("result").get("reply").asString())
                     .contains("proposal to approve");
