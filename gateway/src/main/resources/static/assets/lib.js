@@ -254,3 +254,34 @@ export async function pool(items, limit, fn) {
   await Promise.all(workers);
   return results;
 }
+
+/**
+ * The list socket (GET /api/v1/order-updates/socket): calls `onChange({ orders, statuses, many })` after orders
+ * changed anywhere, at most about four times a second, and reconnects (1 s, 2 s, … up to 30 s) when it drops.
+ * `onStatus(live)` says whether it is connected. Answers the function that closes it.
+ */
+export function listUpdates(onChange, onStatus = () => {}) {
+  let ws = null;
+  let closed = false;
+  let retry = 0;
+  let timer = null;
+  const open = () => {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    ws = new WebSocket(`${scheme}://${location.host}/api/v1/order-updates/socket`);
+    ws.onopen = () => { retry = 0; onStatus(true); };
+    ws.onmessage = (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      if (message.type === 'changed') onChange(message);
+    };
+    ws.onclose = (event) => {
+      onStatus(false);
+      // a sign-in that ended or too many sockets: the page's timer still refreshes it
+      if (closed || event.code === 4401 || event.code === 4429) return;
+      retry += 1;
+      timer = setTimeout(open, Math.min(30_000, 1000 * 2 ** (retry - 1)));
+    };
+  };
+  open();
+  return () => { closed = true; clearTimeout(timer); ws?.close(); };
+}

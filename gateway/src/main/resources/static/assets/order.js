@@ -1,7 +1,7 @@
 // The order page: live over the order socket (no polling), the flow graph, waits with decisions (5-second undo),
 // events, cancel, node details, the timeline and the ops chat.
 import {
-  h, mount, can, fill, money, time, timeEl, badge, field, withUndo, act, closedApproval, copyButton, TERMINAL,
+  h, mount, can, fill, money, time, timeEl, ago, badge, field, withUndo, act, closedApproval, copyButton, TERMINAL,
 } from './lib.js';
 import { drawGraph, drawnStates, stepList, legend } from './graph.js';
 
@@ -89,6 +89,36 @@ function panByDragging(wrap) {
   const stop = () => { from = null; wrap.classList.remove('panning'); };
   wrap.addEventListener('pointerup', stop);
   wrap.addEventListener('pointercancel', stop);
+}
+
+/**
+ * The approvals of the order that were decided (or escalated), from the timeline's close entries of approval waits:
+ * { nodeId, title, outcome, by, note, at }, oldest first.
+ */
+export function decisions(state) {
+  return (state?.timeline || []).filter((t) => t.kind === 'close:approval' && t.nodeId).map((t) => {
+    const data = t.data || {};
+    const title = String(t.message || '').split(': ')[0] || t.nodeId;
+    return { nodeId: t.nodeId, title, outcome: data.decision || data.outcome || 'closed', by: data.by, note: data.note, at: t.at };
+  });
+}
+
+/** "Approved by arne@example.com, 14/03/2026 10:02:11 (2 min ago), note: within budget". */
+function decisionText(d) {
+  const verb = d.outcome === 'approved' ? 'Approved' : d.outcome === 'rejected' ? 'Rejected'
+    : d.outcome === 'escalated' ? 'Escalated' : 'Closed';
+  const by = d.by && d.by !== 'timeout' ? ` by ${d.by}` : d.outcome === 'escalated' ? ' (nobody decided in time)' : '';
+  return [`${verb}${by}, `, timeEl(d.at), ` (${ago(d.at)})`, d.note ? `, note: ${d.note}` : ''];
+}
+
+/**
+ * The timeline as the page lists it: an approval's decision is said once, by the wait's close entry ("Approve order …:
+ * approved by …, note: …"); the approval node's own entry after it ("Manager approval: Approved by …") is left out.
+ */
+export function timelineEntries(state) {
+  const entries = state?.timeline || [];
+  const closed = new Map(decisions(state).map((d) => [d.nodeId, d.at]));
+  return entries.filter((t) => !(t.kind === 'node' && closed.has(t.nodeId) && Number(t.at) >= Number(closed.get(t.nodeId))));
 }
 
 export function orderPage(main, orderId) {
@@ -207,10 +237,11 @@ export function orderPage(main, orderId) {
         }, 'Cancel order'))
           : h('p', { class: 'muted' }, 'Cancelling needs the operator role.'));
 
+    const entries = timelineEntries(state);
     mount(timeline, h('h2', { id: 'timeline-h' }, 'Timeline'),
-      state.timeline?.length
+      entries.length
         ? h('ol', { class: 'timeline', id: 'timeline', tabindex: 0, 'aria-labelledby': 'timeline-h' },
-          [...state.timeline].reverse().map((t) =>
+          [...entries].reverse().map((t) =>
             h('li', { 'data-kind': t.kind }, timeEl(t.at), t.message,
               t.nodeId ? h('span', { class: 'muted' }, ` · ${t.nodeId}`) : '')))
         : h('p', { class: 'empty' }, 'Nothing has happened yet.'));
@@ -260,6 +291,12 @@ export function orderPage(main, orderId) {
     return [h('dt', {}, 'Drawn as'), h('dd', { id: 'node-drawn' }, look.text)];
   }
 
+  /** The decision of an approval node, where the node's details would otherwise only show its summary. */
+  function decisionNote(node) {
+    const d = decisions(state).find((x) => x.nodeId === node.id);
+    return d ? [h('dt', {}, 'Decision'), h('dd', { id: 'node-decision' }, decisionText(d))] : null;
+  }
+
   function drawDetails() {
     const node = selected && state.flow?.graph?.nodes?.find((n) => n.id === selected);
     if (!node) {
@@ -272,7 +309,9 @@ export function orderPage(main, orderId) {
         h('dt', {}, 'Id'), h('dd', {}, node.id), h('dt', {}, 'Type'), h('dd', {}, node.type),
         h('dt', {}, 'Status'), h('dd', { id: 'node-status' }, badge(live.status || 'pending')),
         drawnNote(node),
-        live.summary ? [h('dt', {}, 'Summary'), h('dd', {}, live.summary)] : null,
+        decisionNote(node),
+        live.summary && !decisions(state).some((d) => d.nodeId === node.id)
+          ? [h('dt', {}, 'Summary'), h('dd', {}, live.summary)] : null,
         live.branches?.length ? [h('dt', {}, 'Branch'), h('dd', {}, live.branches.join(', '))] : null,
         h('dt', {}, 'Started'), h('dd', {}, time(live.startedAt)), h('dt', {}, 'Ended'), h('dd', {}, time(live.endedAt))),
       h('h3', {}, 'Runs'),
@@ -348,6 +387,7 @@ export function orderPage(main, orderId) {
       ? h('p', { class: 'error', id: 'offline-note' },
         'Not connected: nothing can be sent until the page is live again.')
       : null;
+    const decided = decisions(state);
     mount(waits, h('h2', { id: 'waits-h' }, 'Open waits'), offline, open.length ? open.map((w) => {
       const key = `${w.kind}:${w.nodeId}`;
       const busy = undoing.has(key) || !connected;
@@ -391,7 +431,10 @@ export function orderPage(main, orderId) {
           w.amount != null ? ` · ${money(w.amount, state.order?.currency)}` : '',
           ` · since ${time(w.since)}`, w.deadline ? ` · deadline ${time(w.deadline)}` : ''),
         controls);
-    }) : h('p', { class: 'empty', id: 'no-waits' }, ended ? 'The order has ended.' : 'Nothing is waiting.'));
+    }) : h('p', { class: 'empty', id: 'no-waits' }, ended ? 'The order has ended.' : 'Nothing is waiting.'),
+    decided.length ? [h('h3', {}, 'Decided'), decided.map((d) => h('div', {
+      class: 'wait decision', 'data-decision': d.nodeId, 'data-outcome': d.outcome,
+    }, h('strong', {}, d.title), h('p', { class: 'decided-by' }, decisionText(d))))] : null);
   }
 
   /**

@@ -1,20 +1,40 @@
 // The list pages: orders, approvals inbox, back office, webhooks, team, flows.
 import {
   h, mount, api, can, fill, money, time, timeEl, badge, table, errorBox, field, withUndo, act, pool,
-  closedApproval, copyButton, ORDER_STATUSES, ORDER_TYPES, TERMINAL,
+  closedApproval, copyButton, listUpdates, ORDER_STATUSES, ORDER_TYPES, TERMINAL,
 } from './lib.js';
 
 const REFRESH_MS = 5000;
 
-/** Reloads a list every few seconds and when the window regains focus; answers the page's cleanup. */
-function refreshing(load, every = () => REFRESH_MS) {
+/**
+ * Reloads a list every few seconds and when the window regains focus; answers the page's cleanup. With `pushed`, the
+ * list socket also calls it (by default `load`) within about a second of a change made anywhere; the timer stays as
+ * the fallback while the socket is down.
+ */
+function refreshing(load, every = () => REFRESH_MS, pushed = null) {
   load();
   let timer;
   const schedule = () => { timer = setTimeout(() => { if (!document.hidden) load(); schedule(); }, every()); };
   schedule();
   const onFocus = () => load();
   window.addEventListener('focus', onFocus);
-  return () => { clearTimeout(timer); window.removeEventListener('focus', onFocus); };
+  const closeSocket = pushed ? listUpdates(coalesced(pushed)) : () => {};
+  return () => { clearTimeout(timer); window.removeEventListener('focus', onFocus); closeSocket(); };
+}
+
+/** `fn` run for a push, never twice at once: pushes while it runs make one more run after it. */
+function coalesced(fn) {
+  let running = false;
+  let again = null;
+  const run = async (message) => {
+    if (running) { again = message; return; }
+    running = true;
+    try { await fn(message); } catch { /* the page shows its own errors */ } finally {
+      running = false;
+      if (again) { const next = again; again = null; run(next); }
+    }
+  };
+  return run;
 }
 
 function orderLink(row) {
@@ -61,9 +81,15 @@ export function ordersPage(main) {
   const list = h('div', { id: 'orders-list' }, h('p', { class: 'muted' }, 'Loading orders…'));
   const pager = h('nav', { class: 'row pager', id: 'pager', 'aria-label': 'Pages of orders' });
   const kept = h('p', { class: 'muted', id: 'retention' });
+  const moved = h('div', { id: 'list-moved-slot', role: 'status' });
+  // ?size= sets the page size (1 to 200; default 50)
+  const pageSize = Math.min(200, Math.max(1, Number(params.get('size')) || PAGE_SIZE));
   let cursors = [null]; // the cursor of each page seen so far: cursors[i] opens page i
   let pageIndex = 0;
   let seq = 0;
+  // sorted by change: the newest change on the first page when it was loaded. An order changed after it moves to
+  // the top, ahead of the cursor, so the later pages would skip it: the page then says the list moved.
+  let newestShown = null;
   function filters() {
     const query = new URLSearchParams();
     if (type.value) query.set('type', type.value);
@@ -74,13 +100,31 @@ export function ordersPage(main) {
     if (to != null) query.set('until', String(to));
     return query;
   }
-  async function load() {
-    const mine = ++seq;
+  function listQuery() {
     const query = filters();
-    const countQuery = new URLSearchParams(query);
     if (status.value) query.set('status', status.value);
     if (sort.value === 'updated') query.set('sort', 'updated');
-    query.set('limit', String(PAGE_SIZE));
+    return query;
+  }
+  /** On a later page sorted by change: whether an order changed since the first page was read (then say so). */
+  async function checkMoved() {
+    if (sort.value !== 'updated' || pageIndex === 0 || newestShown == null) return;
+    const query = listQuery();
+    query.set('limit', '1');
+    const top = (await api(`/api/v1/orders?${query}`)).orders[0];
+    if (top && Number(top.updatedAt) > newestShown && !moved.firstChild) {
+      mount(moved, h('div', { class: 'notice', id: 'list-moved' },
+        h('p', {}, 'The list moved: orders changed since the first page was read, and a changed order moves to the '
+          + 'first page, so paging on from here can skip it.'),
+        h('button', { type: 'button', id: 'list-reload', onclick: () => { cursors = [null]; pageIndex = 0; load(); } },
+          'Reload from the first page')));
+    }
+  }
+  async function load() {
+    const mine = ++seq;
+    const countQuery = filters();
+    const query = listQuery();
+    query.set('limit', String(pageSize));
     if (cursors[pageIndex]) query.set('cursor', cursors[pageIndex]);
     try {
       const [page, tally] = await Promise.all([
@@ -89,6 +133,12 @@ export function ordersPage(main) {
       const rows = page.orders;
       cursors = cursors.slice(0, pageIndex + 1);
       if (page.next) cursors.push(page.next);
+      if (pageIndex === 0) {
+        newestShown = rows.length ? Math.max(...rows.map((o) => Number(o.updatedAt) || 0)) : 0;
+        mount(moved);
+      } else {
+        checkMoved().catch(() => {});
+      }
       mount(counts, ORDER_STATUSES.filter((s) => tally.counts[s]).map((s) =>
         h('li', { 'data-status': s }, badge(s), ' ', h('strong', {}, String(tally.counts[s])))));
       if (!tally.total) mount(counts, h('li', {}, 'No orders'));
@@ -99,7 +149,7 @@ export function ordersPage(main) {
         mount(kept, `Ended orders are listed for ${span} after their last change, then archived.`);
       }
       const total = status.value ? (tally.counts[status.value] || 0) : tally.total;
-      const first = pageIndex * PAGE_SIZE;
+      const first = pageIndex * pageSize;
       mount(pager,
         h('button', { type: 'button', class: 'secondary', id: 'page-prev', disabled: pageIndex === 0,
           onclick: () => { pageIndex -= 1; load(); } }, '← Newer'),
@@ -131,6 +181,7 @@ export function ordersPage(main) {
     if (sort.value === 'updated') query.set('sort', 'updated');
     if (since.value) query.set('since', since.value);
     if (until.value) query.set('until', until.value);
+    if (pageSize !== PAGE_SIZE) query.set('size', String(pageSize));
     history.replaceState(null, '', `/orders${query.toString() ? `?${query}` : ''}`);
     cursors = [null];
     pageIndex = 0;
@@ -153,9 +204,11 @@ export function ordersPage(main) {
     h('form', { class: 'row panel', role: 'search', onsubmit: (e) => { e.preventDefault(); apply(); } },
       field('Type', type), field('Status', status), field('Search', q), field('Created from', since),
       field('to', until), field('Sort', sort))),
-    counts, pager, list, kept);
-  // Only the first page refreshes by itself: a later page stays put while someone reads it
-  return refreshing(() => { if (pageIndex === 0) load(); });
+    counts, moved, pager, list, kept);
+  // Only the first page refreshes by itself, on the timer and at once on a change anywhere: a later page stays put
+  // while someone reads it, and says when the list moved under it
+  return refreshing(() => { if (pageIndex === 0) load(); }, undefined,
+    () => (pageIndex === 0 ? load() : checkMoved()));
 }
 
 const CSV_COLUMNS = [['id', 'id'], ['title', 'title'], ['type', 'type'], ['status', 'status'],
@@ -440,8 +493,9 @@ export function approvalsPage(main) {
     h('p', { class: 'muted' },
       'Soonest deadline first. Every decision waits 5 seconds with an Undo button before it is sent.'),
     summary, bulk, list, more);
-  // A refresh must not wipe a row whose decision is in its undo window
-  return refreshing(() => { if (!deciding.size) load(); }, () => 2 * REFRESH_MS);
+  // A refresh must not wipe a row whose decision is in its undo window; a change anywhere reloads it at once
+  const reload = () => (deciding.size ? undefined : load());
+  return refreshing(reload, () => 2 * REFRESH_MS, reload);
 }
 
 // ---- Back office -------------------------------------------------------------------------------------------------

@@ -85,7 +85,8 @@ function go(path) {
 }
 
 /**
- * The start form at /orders/new. Each field is checked against the API's schema as it is left; Start sends the order,
+ * The start form at /orders/new. Each field is checked against the API's schema as it is left (typed in or not), in
+ * the API's words (an empty SKU: "must not be empty"); Start sends the order,
  * and the API's verdict decides: a 4xx shows its issues next to their fields (by the issues' JSON Pointers) with
  * everything typed kept, a 201 opens the new order. A repeat of the same body reuses its Idempotency-Key, so a retry
  * after a lost answer does not start a second order.
@@ -151,7 +152,8 @@ function form(container, flows, { doc, root }) {
       const input = (name, attrs) => {
         const el = h('input', { name: `${name}-${i}`, value: line[name], ...attrs });
         el.addEventListener('input', () => { line[name] = el.value; clearIfValid(`/input/lines/${i}/${name}`); });
-        el.addEventListener('change', () => hint(`/input/lines/${i}/${name}`));
+        // blur, not change: a field left empty without typing fires no change but is still wrong
+        el.addEventListener('blur', () => hint(`/input/lines/${i}/${name}`));
         return [el, control(`/input/lines/${i}/${name}`, `start-line-${i}-${name}`, el)];
       };
       const [sku, skuError] = input('sku', { type: 'text', autocomplete: 'off', class: 'sku' });
@@ -196,7 +198,7 @@ function form(container, flows, { doc, root }) {
       setError(pointer, '');
     }
   }
-  customer.addEventListener('change', () => hint('/input/customerId'));
+  customer.addEventListener('blur', () => hint('/input/customerId'));
   customer.addEventListener('input', () => clearIfValid('/input/customerId'));
 
   async function send(e) {

@@ -59,6 +59,8 @@ public final class RouteRules {
             rule("GET", "/api/v1/orders/{id}", Need.VIEWER),
             // the order socket's upgrade (not in the OpenAPI document); each method checks its own role (rule 6)
             rule("GET", "/api/v1/orders/{id}/socket", Need.VIEWER),
+            // the list socket's upgrade (not in the OpenAPI document): which orders changed, for the list pages
+            rule("GET", "/api/v1/order-updates/socket", Need.VIEWER),
             rule("POST", "/api/v1/orders/{id}/events", Need.OPERATOR),
             rule("POST", "/api/v1/orders/{id}/approvals/{nodeId}", Need.APPROVER),
             rule("POST", "/api/v1/orders/{id}/cancel", Need.OPERATOR),

@@ -22,7 +22,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The chat's tools (rule 4). {@code get_state} returns the brief; {@code approve} and {@code reject} prepare a
  * proposal of kind {@code decide} for the waiting approval and decide nothing; {@code cancel} prepares a proposal of
  * kind {@code cancel} and cancels nothing; {@code deliver_event} delivers at once, through the ordinary deliver
- * command with the chat caller's role (a viewer's chat cannot deliver).
+ * command with the chat caller's role (a viewer's chat cannot deliver). A proposal is made only for a caller whose role
+ * could confirm it (an approver's for a decision, an operator's for a cancel); anyone else is told they may not.
  *
  * <p>{@code deliver_event} is the one tool that changes the order without a person confirming it, so it also runs
  * only when the caller's own message names the event: the model reads text other people wrote (earlier messages, a
@@ -78,15 +79,15 @@ final class ChatTools {
         return switch (tool) {
             case GET_STATE -> new ToolCall(tool, args, "Read the order's state.", Brief.of(state), null,
                     Brief.statusLine(state));
-            case APPROVE -> decide(args, state, "approved");
-            case REJECT -> decide(args, state, "rejected");
-            case CANCEL -> cancel(args, state);
+            case APPROVE -> decide(args, state, "approved", caller);
+            case REJECT -> decide(args, state, "rejected", caller);
+            case CANCEL -> cancel(args, state, caller);
             case DELIVER_EVENT -> deliver(args, state, orderId, caller);
             default -> throw new IllegalArgumentException("unknown tool " + tool);
         };
     }
 
-    private ToolCall decide(ObjectNode args, OrderView state, String decision) {
+    private ToolCall decide(ObjectNode args, OrderView state, String decision, Caller caller) {
         String tool = "approved".equals(decision) ? APPROVE : REJECT;
         String verb = "approved".equals(decision) ? "approve" : "reject";
         List<OrderView.Wait> waits = Brief.approvalWaits(state);
@@ -97,6 +98,9 @@ final class ChatTools {
             String text = "No approval is waiting" + (asked == null ? "" : " at node " + asked) + "; nothing to "
                     + verb + ".";
             return new ToolCall(tool, args, text, Json.object().put("error", text), null, text);
+        }
+        if (!Access.mayCall(caller, Role.APPROVER)) {
+            return refused(tool, args, verb, "decided", Role.APPROVER, caller);
         }
         String nodeId = wait.nodeId();
         String title = wait.title() != null ? wait.title() : nodeId;
@@ -110,10 +114,13 @@ final class ChatTools {
                         + "nothing is decided until you do.");
     }
 
-    private ToolCall cancel(ObjectNode args, OrderView state) {
+    private ToolCall cancel(ObjectNode args, OrderView state, Caller caller) {
         if (state.ended()) {
             String text = "The order has already ended (" + Brief.status(state) + "); nothing to cancel.";
             return new ToolCall(CANCEL, args, text, Json.object().put("error", text), null, text);
+        }
+        if (!Access.mayCall(caller, Role.OPERATOR)) {
+            return refused(CANCEL, args, "cancel", "cancelled", Role.OPERATOR, caller);
         }
         String reason = OrderCommands.reason(Channel.CHAT,
                 args.path("reason").isString() ? args.get("reason").asString() : null);
@@ -124,6 +131,21 @@ final class ChatTools {
         return new ToolCall(CANCEL, args, "Proposed: cancel the order (" + reason + ").", result, proposal,
                 "I prepared a proposal to cancel the order. Confirm it on the order page; nothing is cancelled "
                         + "until you do.");
+    }
+
+    /**
+     * No proposal for a caller who could not confirm it (a proposal is confirmed with the confirming person's role):
+     * the chat says they may not {@code verb} the order and which role it needs.
+     */
+    private static ToolCall refused(String tool, ObjectNode args, String verb, String done, Role needed,
+                                    Caller caller) {
+        String needs = needed.needed();
+        String text = "No proposal: " + who(caller) + " may not " + verb + " this order. " + needs;
+        return new ToolCall(tool, args, text, Json.object().put("error", "You may not " + verb + " this order. "
+                + needs + " Nothing was proposed and nothing was " + done + "."), null,
+                "You may not " + verb + " this order: " + needs + " You are signed in as a "
+                        + Role.of(caller.role()).wire() + ", so I made no proposal; ask "
+                        + ("cancel".equals(verb) ? "an operator" : "an approver or an operator") + ".");
     }
 
     private ToolCall deliver(ObjectNode args, OrderView state, String orderId, Caller caller) {

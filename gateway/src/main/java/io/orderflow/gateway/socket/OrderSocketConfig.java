@@ -19,7 +19,7 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * Serves the order socket: its route, and the upgrade. The security chain has authenticated the upgrade request by
+ * Serves the order socket and the list socket ({@link OrderListSocketHandler}): their routes, and the upgrade. The security chain has authenticated the upgrade request by
  * the route rule ({@code GET /api/v1/orders/{id}/socket} needs a viewer); the upgrade then pins that principal to the
  * socket, so the socket's handler sees the caller without the request's security context.
  */
@@ -33,10 +33,10 @@ class OrderSocketConfig implements WebFluxConfigurer {
     }
 
     @Bean
-    HandlerMapping orderSocketMapping(OrderSocketHandler handler) {
+    HandlerMapping orderSocketMapping(OrderSocketHandler handler, OrderListSocketHandler lists) {
         // ahead of the annotated controllers, though none of their routes ends in /socket
-        return new SimpleUrlHandlerMapping(Map.<String, WebSocketHandler>of(OrderSocketHandler.PATH, handler),
-                Ordered.HIGHEST_PRECEDENCE);
+        return new SimpleUrlHandlerMapping(Map.<String, WebSocketHandler>of(OrderSocketHandler.PATH, handler,
+                OrderListSocketHandler.PATH, lists), Ordered.HIGHEST_PRECEDENCE);
     }
 
     /** Used by the WebSocketHandlerAdapter that Spring's WebFlux configuration declares. */

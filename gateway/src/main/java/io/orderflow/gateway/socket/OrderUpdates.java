@@ -7,15 +7,17 @@ import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.topics.Topics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 
 /**
- * The {@code order-updates} notices for the orders that have a socket open on this gateway instance. One reader per
- * instance reads the topic from its end (a socket wants what changes after it opened, and reads the state itself on
- * connect); a notice for an order with no socket here is dropped at once.
+ * The {@code order-updates} notices for the orders that have a socket open on this gateway instance, and for the list
+ * sockets ({@link OrderListSocketHandler}), which want every order's. One reader per instance reads the topic from its
+ * end (a socket wants what changes after it opened, and reads the state itself on connect); a notice nobody here
+ * watches is dropped at once.
  */
 @Component
 public class OrderUpdates extends TopicReaderLifecycle<String, OrderUpdate> {
@@ -28,6 +30,9 @@ public class OrderUpdates extends TopicReaderLifecycle<String, OrderUpdate> {
 
     private final KafkaSettings kafka;
     private final Map<String, Channel> channels = new ConcurrentHashMap<>();
+    /** Every notice, for the list sockets; emitted only while one is open. */
+    private final Sinks.Many<OrderUpdate> everyOrder = Sinks.many().multicast().directBestEffort();
+    private final AtomicInteger listeners = new AtomicInteger();
 
     public OrderUpdates(KafkaSettings kafka) {
         this.kafka = kafka;
@@ -39,6 +44,17 @@ public class OrderUpdates extends TopicReaderLifecycle<String, OrderUpdate> {
      */
     public Flux<OrderUpdate> of(String orderId) {
         return Flux.using(() -> join(orderId), channel -> channel.sink.asFlux(), channel -> leave(orderId));
+    }
+
+    /** The notices of every order from subscription on (a list page's socket). */
+    public Flux<OrderUpdate> ofEveryOrder() {
+        return Flux.using(listeners::incrementAndGet, ignored -> everyOrder.asFlux(),
+                ignored -> listeners.decrementAndGet());
+    }
+
+    /** How many list sockets listen here (for tests: a closed socket leaves nothing behind). */
+    int listeners() {
+        return listeners.get();
     }
 
     /** How many orders have sockets open here (for tests: a closed socket leaves nothing behind). */
@@ -63,6 +79,9 @@ public class OrderUpdates extends TopicReaderLifecycle<String, OrderUpdate> {
         Channel channel = record.key() == null ? null : channels.get(record.key());
         if (channel != null && record.value() != null) {
             channel.sink.tryEmitNext(record.value());
+        }
+        if (listeners.get() > 0 && record.value() != null) {
+            everyOrder.tryEmitNext(record.value());
         }
     }
 

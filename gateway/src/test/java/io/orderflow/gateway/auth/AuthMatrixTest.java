@@ -60,7 +60,8 @@ class AuthMatrixTest {
             "/approvals", "/back-office", "/webhooks", "/team", "/audit", "/flows", "/system",
             "/incidents");
     private static final List<String> UNDOCUMENTED = java.util.stream.Stream.concat(
-            java.util.stream.Stream.of("/api/v1/openapi.json", "/api/v1/orders/{id}/socket", "/actuator/prometheus"),
+            java.util.stream.Stream.of("/api/v1/openapi.json", "/api/v1/orders/{id}/socket",
+                    "/api/v1/order-updates/socket", "/actuator/prometheus"),
             DASHBOARD.stream())
             .toList();
 

@@ -67,7 +67,7 @@ class ChatTest {
     @Test
     void approve_it_prepares_an_open_decide_proposal_and_decides_nothing() {
         String order = order("waiting", null, "approval");
-        try (SocketClient socket = open(mock, order, bearer(token("viewer")))) {
+        try (SocketClient socket = open(mock, order, bearer(token("approver")))) {
             socket.nextState();
             JsonNode result = socket.call("chat", "{\"text\": \"approve it\"}").get("result");
 
@@ -233,23 +233,43 @@ class ChatTest {
     @Test
     void confirming_a_cancel_proposal_cancels_the_order_and_needs_the_operator_role() {
         String order = order("waiting", "payment.received", null);
-        try (SocketClient viewer = open(mock, order, bearer(token("viewer")))) {
-            viewer.nextState();
-            viewer.call("chat", "{\"text\": \"please cancel this order\"}");
+        try (SocketClient operator = open(mock, order, bearer(token("operator")))) {
+            operator.nextState();
+            operator.call("chat", "{\"text\": \"please cancel this order\"}");
             String proposalId = proposal(order).id();
-            assertThat(viewer.call("cancel", "{\"proposalId\": \"" + proposalId + "\"}").get("error").asString())
-                    .isEqualTo("This needs the Operator role.");
-            try (SocketClient operator = open(mock, order, bearer(token("operator")))) {
-                operator.nextState();
-                JsonNode cancelled = operator.call("cancel", "{\"proposalId\": \"" + proposalId + "\"}");
-                assertThat(cancelled.get("result").get("ok").asBoolean()).isTrue();
+            try (SocketClient approver = open(mock, order, bearer(token("approver")))) {
+                approver.nextState();
+                assertThat(approver.call("cancel", "{\"proposalId\": \"" + proposalId + "\"}").get("error")
+                        .asString()).isEqualTo("This needs the Operator role.");
             }
-            JsonNode state = viewer.stateWhere(s -> s.get("status").asString().equals("cancelled")
+            JsonNode cancelled = operator.call("cancel", "{\"proposalId\": \"" + proposalId + "\"}");
+            assertThat(cancelled.get("result").get("ok").asBoolean()).isTrue();
+            JsonNode state = operator.stateWhere(s -> s.get("status").asString().equals("cancelled")
                     && s.path("chat").path(1).path("proposal").path("status").asString("").equals("confirmed"));
             assertThat(state.get("chat").get(1).get("proposal").get("kind").asString()).isEqualTo("cancel");
         }
         assertThat(commandsFor(order)).filteredOn(c -> c instanceof OrderCommand.CancelOrder).singleElement()
                 .isEqualTo(new OrderCommand.CancelOrder(order, "Cancelled from the ops chat"));
+    }
+
+    @Test
+    void a_caller_who_could_not_confirm_it_gets_no_proposal_and_is_told_they_may_not() {
+        String order = order("waiting", null, "approval");
+        try (SocketClient viewer = open(mock, order, bearer(token("viewer")));
+             SocketClient approver = open(mock, order, bearer(token("approver")))) {
+            viewer.nextState();
+            approver.nextState();
+            assertThat(viewer.call("chat", "{\"text\": \"please cancel this order\"}").get("result").get("reply")
+                    .asString()).startsWith("You may not cancel this order: This needs the Operator role.")
+                    .contains("signed in as a viewer").doesNotContain("Confirm");
+            assertThat(approver.call("chat", "{\"text\": \"cancel it\"}").get("result").get("reply")
+                    .asString()).startsWith("You may not cancel this order: This needs the Operator role.");
+            assertThat(viewer.call("chat", "{\"text\": \"approve it\"}").get("result").get("reply").asString())
+                    .startsWith("You may not approve this order: This needs the Approver role.");
+        }
+        assertThat(deployment.processor.chat(order)).allMatch(m -> m.proposal() == null);
+        assertThat(commandsFor(order)).noneMatch(c -> c instanceof OrderCommand.CancelOrder
+                || c instanceof OrderCommand.DecideApproval);
     }
 
     // ---- live mode against the stub ------------------------------------------------------------------------------------
@@ -396,7 +416,7 @@ class ChatTest {
     void live_an_http_error_falls_back_to_the_heuristic() {
         String order = order("waiting", null, "approval");
         model.script(Answer.status(500));
-        try (SocketClient socket = open(live, order, bearer(token("viewer")))) {
+        try (SocketClient socket = open(live, order, bearer(token("approver")))) {
             socket.nextState();
             assertThat(socket.call("chat", "{\"text\": \"approve it\"}").get("result").get("reply").asString())
                     .contains("proposal to approve");

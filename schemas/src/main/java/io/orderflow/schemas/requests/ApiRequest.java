@@ -71,7 +71,28 @@ public enum ApiRequest {
     }
 
     private static RequestIssue issue(Error error) {
-        return new RequestIssue(pointer(error.getInstanceLocation().toString()), error.getMessage());
+        return new RequestIssue(pointer(error.getInstanceLocation().toString()), message(error));
+    }
+
+    /**
+     * The issue's message: the validator's, except for the length and range keywords, which read as the dashboard's
+     * start form says them (it checks the same schema before sending): {@code must not be empty}, {@code must be at
+     * least 3 characters}, {@code must be at most 200 characters}, {@code must be at least 1}, {@code must be at most
+     * 1000}.
+     */
+    static String message(Error error) {
+        Object[] arguments = error.getArguments();
+        String limit = arguments != null && arguments.length > 0 ? String.valueOf(arguments[0]) : null;
+        if (limit == null || error.getKeyword() == null) {
+            return error.getMessage();
+        }
+        return switch (error.getKeyword()) {
+            case "minLength" -> "1".equals(limit) ? "must not be empty" : "must be at least " + limit + " characters";
+            case "maxLength" -> "must be at most " + limit + " characters";
+            case "minimum" -> "must be at least " + limit;
+            case "maximum" -> "must be at most " + limit;
+            default -> error.getMessage();
+        };
     }
 
     /** networknt may report {@code $.input.lines[0].qty}; the API reports JSON Pointers ({@code /input/lines/0/qty}). */

@@ -20,6 +20,17 @@ class ApiRequestTest {
     }
 
     @Test
+    void lengths_and_ranges_read_as_the_start_form_says_them() {
+        List<RequestIssue> issues = issues(ApiRequest.START_ORDER, """
+                {"flowId": "f", "input": {"type": "reorder", "currency": "USD", "lines": [{"sku": "", "qty": 0}]}}""");
+        assertThat(issues).containsExactlyInAnyOrder(new RequestIssue("/input/lines/0/sku", "must not be empty"),
+                new RequestIssue("/input/lines/0/qty", "must be at least 1"));
+        assertThat(issues(ApiRequest.ADD_PERSON, """
+                {"email": "a@b.example", "name": "A", "role": "viewer", "password": "short"}"""))
+                .containsExactly(new RequestIssue("/password", "must be at least 12 characters"));
+    }
+
+    @Test
     void an_empty_body_is_an_empty_object_and_bad_json_says_so() {
         assertThat(ApiRequest.CANCEL_ORDER.validate("")).isInstanceOf(RequestValidation.Valid.class);
         assertThat(issues(ApiRequest.DELIVER_EVENT, null)).hasSize(1);
