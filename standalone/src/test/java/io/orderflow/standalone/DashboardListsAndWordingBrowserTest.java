@@ -5,6 +5,7 @@ import static io.orderflow.standalone.DashboardBrowserTest.OPERATOR;
 import static io.orderflow.standalone.DashboardBrowserTest.VIEWER;
 import static io.orderflow.standalone.DashboardBrowserTest.WAIT;
 import static io.orderflow.standalone.DashboardBrowserTest.http;
+import static io.orderflow.standalone.DashboardBrowserTest.js;
 import static io.orderflow.standalone.DashboardBrowserTest.line;
 import static io.orderflow.standalone.DashboardBrowserTest.open;
 import static io.orderflow.standalone.DashboardBrowserTest.read;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.http.MediaType;
@@ -144,15 +146,17 @@ class DashboardListsAndWordingBrowserTest {
     @Test
     void the_inbox_and_the_orders_list_show_a_change_made_elsewhere_within_a_second_or_so() throws Exception {
         String orderId = waitingForApproval();
-        WebDriver inbox = signedIn(APPROVER);
+        WebDriver inbox = countingListPushes(signedIn(APPROVER));
         open(inbox, "/approvals");
         By inboxRow = By.cssSelector("tr[data-order='" + orderId + "']");
         waitOn(inbox).until(ExpectedConditions.presenceOfElementLocated(inboxRow));
-        WebDriver orders = signedIn(OPERATOR);
+        WebDriver orders = countingListPushes(signedIn(OPERATOR));
         open(orders, "/orders?q=" + orderId);
         By waitingOn = By.cssSelector("tr[data-order='" + orderId + "'] td.waiting-on");
         waitOn(orders).until(ExpectedConditions.textToBePresentInElementLocated(waitingOn, "Approve order"));
-        Thread.sleep(1_000); // past the loads the pages make as they open
+        for (WebDriver page : List.of(inbox, orders)) {
+            waitOn(page).until(driver -> Boolean.TRUE.equals(js(driver, "return window.listSocketOpen;")));
+        }
 
         http.post().uri("/api/v1/orders/" + orderId + "/approvals/approval").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("decision", "approved", "by", "elsewhere@example.com"))
@@ -162,5 +166,30 @@ class DashboardListsAndWordingBrowserTest {
             assertThat(inbox.findElements(inboxRow)).as("the decided approval leaves the pending inbox").isEmpty();
             assertThat(orders.findElement(waitingOn).getText()).as("what the order's row waits on").isEmpty();
         });
+        // and it was a push that brought it, not one of the pages' slow fallback refreshes
+        for (WebDriver page : List.of(inbox, orders)) {
+            assertThat(((Number) js(page, "return window.listPushes;")).intValue()).as("pushes received")
+                    .isPositive();
+        }
+    }
+
+    /** Counts what the page's list socket receives ({@code window.listPushes}) and says once it is open. */
+    private static WebDriver countingListPushes(WebDriver browser) {
+        ((ChromeDriver) browser).executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", """
+                (() => {
+                  const Native = window.WebSocket;
+                  window.listPushes = 0;
+                  window.listSocketOpen = false;
+                  window.WebSocket = class extends Native {
+                    constructor(url, protocols) {
+                      super(url, protocols);
+                      if (String(url).includes('/order-updates/socket')) {
+                        this.addEventListener('open', () => { window.listSocketOpen = true; });
+                        this.addEventListener('message', () => { window.listPushes += 1; });
+                      }
+                    }
+                  };
+                })();"""));
+        return browser;
     }
 }
