@@ -102,6 +102,11 @@ class DashboardBrowserTest {
         addPerson(VIEWER, "Vera Viewer", "viewer");
     }
 
+    /** The dashboard tests' system, while it runs in this JVM. */
+    static Optional<StandaloneSystem> runningSystem() {
+        return Optional.ofNullable(system);
+    }
+
     private static void stop() {
         if (system != null) {
             system.close();
