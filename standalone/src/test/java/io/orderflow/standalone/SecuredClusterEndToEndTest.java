@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.orderflow.dispatcher.dispatch.DispatcherTopics;
-import io.orderflow.kafka.EmbeddedKafkaBroker;
+import io.orderflow.kafka.embedded.EmbeddedKafkaBroker;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.topics.Topics;
