@@ -3,7 +3,7 @@ package io.orderflow.runner;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.orderflow.kafka.EmbeddedKafkaBroker;
+import io.orderflow.kafka.embedded.EmbeddedKafkaBroker;
 import io.orderflow.kafka.testing.TestKafka;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -82,8 +82,9 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     /**
      * @param service the service's name, first word of the log lines
      * @param config  the application's configuration, for the admin client that finds what a stalled task waits for
+     * @param clock   wall-clock milliseconds
      */
-    StreamsProgress(String service, Properties config, LongSupplier clock) {
+    public StreamsProgress(String service, Properties config, LongSupplier clock) {
         this(service, config, clock, EVERY, STALLED_AFTER);
     }
 
@@ -192,7 +193,7 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     }
 
     /** Why the tasks of {@code app} have not started: the partitions and what they wait for. */
-    String whatItWaitsFor(KafkaStreams app) {
+    public String whatItWaitsFor(KafkaStreams app) {
         Set<TopicPartition> assigned = new TreeSet<>(java.util.Comparator.comparing(TopicPartition::toString));
         Set<String> consumers = new HashSet<>();
         for (ThreadMetadata thread : app.metadataForLocalThreads()) {

@@ -7,7 +7,7 @@ import io.orderflow.gateway.intake.SmtpListener;
 import io.orderflow.gateway.system.SystemScrape;
 import io.orderflow.gateway.orders.ProcessorClient;
 import io.orderflow.internal.InternalToken;
-import io.orderflow.kafka.EmbeddedKafkaBroker;
+import io.orderflow.kafka.embedded.EmbeddedKafkaBroker;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.processor.OrderProcessorApplication;

@@ -3,7 +3,7 @@ package io.orderflow.standalone;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.orderflow.kafka.EmbeddedKafkaBroker;
+import io.orderflow.kafka.embedded.EmbeddedKafkaBroker;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.json.Json;
 import java.net.ServerSocket;

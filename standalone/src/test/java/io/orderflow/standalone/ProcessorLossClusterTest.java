@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.gateway.GatewayApplication;
-import io.orderflow.kafka.EmbeddedKafkaBroker;
+import io.orderflow.kafka.embedded.EmbeddedKafkaBroker;
 import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.processor.OrderProcessorApplication;

@@ -37,7 +37,7 @@ class ServiceLogTagTest {
         assertThat(line(encoder, logging, "org.springframework.boot.web.server.Netty", "main",
                 Map.of(ServiceTagConverter.MDC_KEY, "gateway"))).as("Spring's lines while a service starts")
                 .contains("[gateway]");
-        assertThat(line(encoder, logging, "io.orderflow.kafka.EmbeddedKafkaBroker", "main", Map.of()))
+        assertThat(line(encoder, logging, "io.orderflow.kafka.embedded.EmbeddedKafkaBroker", "main", Map.of()))
                 .contains("[standalone]");
     }
 

@@ -1,6 +1,6 @@
 package io.orderflow.kafka.testing;
 
-import io.orderflow.kafka.EmbeddedKafkaBroker;
+import io.orderflow.kafka.embedded.EmbeddedKafkaBroker;
 import io.orderflow.kafka.TopicProvisioner;
 import java.io.IOException;
 import java.io.UncheckedIOException;

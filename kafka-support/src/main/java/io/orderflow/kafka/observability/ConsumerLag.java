@@ -38,7 +38,7 @@ import org.springframework.beans.factory.InitializingBean;
  */
 public final class ConsumerLag implements InitializingBean, DisposableBean {
 
-    static final String LAG = "orderflow.consumer.lag";
+    public static final String LAG = "orderflow.consumer.lag";
     static final Duration EVERY = Duration.ofSeconds(5);
     private static final Duration TIMEOUT = Duration.ofSeconds(4);
     private static final Logger log = LoggerFactory.getLogger(ConsumerLag.class);

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module boundaries of DESIGN.md, checked on the compiled production classes of every module: the four services
- * never use each other's code, the contract module knows no framework, packages form no cycles, and nothing keeps
+ * never use each other's code, the contract module knows no framework, only the standalone launcher uses the
+ * in-process broker (kafka-embedded, package {@code io.orderflow.kafka.embedded}, apart from kafka-support's
+ * {@code io.orderflow.kafka}), packages form no cycles, and nothing keeps
  * mutable state in static fields (nor in final static collections, maps and atomics, but for a few named ones).
  */
 class ArchitectureTest {
@@ -51,6 +53,14 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("io.orderflow.schemas..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "org.apache.kafka.streams..")
                 .because("a client of the topics can depend on schemas alone")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void onlyTheStandaloneLauncherUsesTheInProcessBroker() {
+        noClasses().that().resideOutsideOfPackages("io.orderflow.standalone..", "io.orderflow.kafka.embedded..")
+                .should().dependOnClassesThat().resideInAPackage("io.orderflow.kafka.embedded..")
+                .because("kafka-embedded (the Kafka server) ships in the standalone jar only, no service image")
                 .check(PRODUCTION);
     }
 
@@ -93,7 +103,7 @@ class ArchitectureTest {
      */
     private static final java.util.Set<String> JVM_WIDE_BY_DESIGN = java.util.Set.of(
             // listens to Kafka's broker metrics registry, which is itself one per JVM: installed once per JVM
-            "io.orderflow.kafka.UniformRequestHistograms",
+            "io.orderflow.kafka.embedded.UniformRequestHistograms",
             // numbers reader threads, whose names must differ across every context of the JVM
             "io.orderflow.kafka.TopicReader",
             // caches of parsed expressions and templates: the same immutable parse for every context

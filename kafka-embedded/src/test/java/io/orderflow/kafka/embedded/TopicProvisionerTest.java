@@ -1,8 +1,10 @@
-package io.orderflow.kafka;
+package io.orderflow.kafka.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.orderflow.kafka.KafkaSettings;
+import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.topics.Topic;
 import io.orderflow.schemas.topics.Topics;

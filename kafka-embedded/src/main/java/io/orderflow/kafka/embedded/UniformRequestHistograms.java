@@ -1,4 +1,4 @@
-package io.orderflow.kafka;
+package io.orderflow.kafka.embedded;
 
 import com.yammer.metrics.core.Histogram;
 import com.yammer.metrics.core.Metric;

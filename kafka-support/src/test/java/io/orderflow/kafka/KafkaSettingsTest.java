@@ -3,7 +3,6 @@ package io.orderflow.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.orderflow.kafka.testing.TestKafka;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +36,7 @@ class KafkaSettingsTest {
 
     @Test
     void theFileComesFirstThenTheVariablesThenTheNamedProperties() throws IOException {
-        Path file = Files.createTempFile(TestKafka.uniqueStateDir("client-properties"), "client", ".properties");
+        Path file = Files.createTempFile("client", ".properties");
         Files.writeString(file, """
                 security.protocol=SSL
                 ssl.truststore.location=/from/file.p12

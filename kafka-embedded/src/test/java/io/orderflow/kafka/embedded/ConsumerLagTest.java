@@ -1,4 +1,4 @@
-package io.orderflow.kafka.observability;
+package io.orderflow.kafka.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.orderflow.kafka.KafkaSettings;
+import io.orderflow.kafka.observability.ConsumerLag;
 import io.orderflow.kafka.testing.TestKafka;
 import java.time.Duration;
 import java.util.List;

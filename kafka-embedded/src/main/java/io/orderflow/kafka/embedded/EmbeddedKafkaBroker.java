@@ -1,4 +1,4 @@
-package io.orderflow.kafka;
+package io.orderflow.kafka.embedded;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,6 +16,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import io.orderflow.kafka.SocketBuffers;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -40,7 +41,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
-    /** What a client needs besides the bootstrap servers to be let in (SASL settings, or nothing). */
+    /** What a client needs besides the bootstrap servers to be let in (SASL or TLS settings, or nothing). */
     private final Map<String, Object> clientSecurity;
 
     private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, Map<String, Object> clientSecurity) {
@@ -68,30 +69,103 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return start(dataDir, port, new SaslUser(user, password));
     }
 
-    private record SaslUser(String name, String password) {
+    /**
+     * A broker whose client listener is {@code SSL}: it shows the key and certificate of {@code keyStore} and trusts
+     * the certificates of {@code trustStore} (the broker itself connects through that listener too); for checking that
+     * the services reach a cluster over TLS. Both stores are PKCS12 files with the one {@code password}, the key's
+     * password included; the certificate must name 127.0.0.1, which clients verify by default.
+     *
+     * @param port the client port, or 0 for any free port
+     */
+    public static EmbeddedKafkaBroker startWithTls(Path dataDir, int port, Path keyStore, Path trustStore,
+                                                   String password) {
+        return start(dataDir, port, new TlsStores(keyStore.toAbsolutePath(), trustStore.toAbsolutePath(), password));
+    }
+
+    /** How the client listener lets clients in, and what a client needs to be let in. */
+    private sealed interface ListenerSecurity {
+
+        /** The listener's name and security protocol. */
+        String protocol();
+
+        /** The broker's settings for the listener besides its name and protocol. */
+        Map<String, String> brokerSettings();
+
+        /** What a client needs besides the bootstrap servers. */
+        Map<String, Object> clientSecurity();
+    }
+
+    private record SaslUser(String name, String password) implements ListenerSecurity {
 
         String jaasConfig(boolean withUsers) {
             String login = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + name
                     + "\" password=\"" + password + "\"";
             return login + (withUsers ? " user_" + name + "=\"" + password + "\";" : ";");
         }
+
+        @Override
+        public String protocol() {
+            return "SASL_PLAINTEXT";
+        }
+
+        @Override
+        public Map<String, String> brokerSettings() {
+            return Map.of(
+                    "sasl.enabled.mechanisms", "PLAIN",
+                    "sasl.mechanism.inter.broker.protocol", "PLAIN",
+                    "listener.name.sasl_plaintext.plain.sasl.jaas.config", jaasConfig(true));
+        }
+
+        @Override
+        public Map<String, Object> clientSecurity() {
+            return Map.of(
+                    "security.protocol", "SASL_PLAINTEXT",
+                    "sasl.mechanism", "PLAIN",
+                    "sasl.jaas.config", jaasConfig(false));
+        }
     }
 
-    private static EmbeddedKafkaBroker start(Path dataDir, int port, SaslUser sasl) {
+    private record TlsStores(Path keyStore, Path trustStore, String password) implements ListenerSecurity {
+
+        @Override
+        public String protocol() {
+            return "SSL";
+        }
+
+        @Override
+        public Map<String, String> brokerSettings() {
+            return Map.of(
+                    "ssl.keystore.type", "PKCS12",
+                    "ssl.keystore.location", keyStore.toString(),
+                    "ssl.keystore.password", password,
+                    "ssl.key.password", password,
+                    "ssl.truststore.type", "PKCS12",
+                    "ssl.truststore.location", trustStore.toString(),
+                    "ssl.truststore.password", password);
+        }
+
+        @Override
+        public Map<String, Object> clientSecurity() {
+            return Map.of(
+                    "security.protocol", "SSL",
+                    "ssl.truststore.type", "PKCS12",
+                    "ssl.truststore.location", trustStore.toString(),
+                    "ssl.truststore.password", password);
+        }
+    }
+
+    private static EmbeddedKafkaBroker start(Path dataDir, int port, ListenerSecurity security) {
         try {
             Path logDir = Files.createDirectories(dataDir.toAbsolutePath().resolve("kafka"));
             int clientPort = port == 0 ? freePort() : port;
             int controllerPort = freePort();
-            KafkaConfig config = new KafkaConfig(settings(logDir, clientPort, controllerPort, sasl), false);
+            KafkaConfig config = new KafkaConfig(settings(logDir, clientPort, controllerPort, security), false);
             format(config, logDir);
             UniformRequestHistograms.install();
             KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();
             String bootstrap = "127.0.0.1:" + clientPort;
-            Map<String, Object> clientSecurity = sasl == null ? Map.of() : Map.of(
-                    "security.protocol", "SASL_PLAINTEXT",
-                    "sasl.mechanism", "PLAIN",
-                    "sasl.jaas.config", sasl.jaasConfig(false));
+            Map<String, Object> clientSecurity = security == null ? Map.of() : security.clientSecurity();
             EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, clientSecurity);
             broker.awaitReady(true);
             log.info("Kafka broker ready on {} with data in {}", bootstrap, logDir);
@@ -164,7 +238,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     /**
-     * The one node of a single-broker system; with {@code sasl}, its client listener requires that user.
+     * The one node of a single-broker system; with {@code security}, its client listener is secured so.
      *
      * <p>Its broker heartbeats its controller, in the same JVM, every 500 ms and counts as gone after 3 s instead of
      * 2 s and 9 s. The node stops without telling its controller when its JVM is killed; started again, its broker
@@ -172,8 +246,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * partition has a leader: with Kafka's default the restart waited about 9 s for that alone (2026-11-27, 2-core
      * machine, a JVM killed under load and started again on its data).
      */
-    private static Properties settings(Path logDir, int clientPort, int controllerPort, SaslUser sasl) {
-        Properties p = settings(logDir, 1, clientPort, controllerPort, "1@127.0.0.1:" + controllerPort, 1, sasl);
+    private static Properties settings(Path logDir, int clientPort, int controllerPort, ListenerSecurity security) {
+        Properties p = settings(logDir, 1, clientPort, controllerPort, "1@127.0.0.1:" + controllerPort, 1, security);
         p.put("broker.heartbeat.interval.ms", "500");
         p.put("broker.session.timeout.ms", "3000");
         return p;
@@ -184,7 +258,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * topic, with {@code min.insync.replicas} one less (at least 1).
      */
     private static Properties settings(Path logDir, int nodeId, int clientPort, int controllerPort, String voters,
-                                       int replicas, SaslUser sasl) {
+                                       int replicas, ListenerSecurity security) {
         String minIsr = String.valueOf(Math.max(1, replicas - 1));
         Properties p = new Properties();
         p.putAll(Map.ofEntries(
@@ -219,15 +293,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("num.io.threads", "4"),
                 Map.entry("num.recovery.threads.per.data.dir", "2")));
         p.putAll(SocketBuffers.broker());
-        if (sasl != null) {
-            String listener = "SASL_PLAINTEXT://127.0.0.1:" + clientPort;
+        if (security != null) {
+            String protocol = security.protocol();
+            String listener = protocol + "://127.0.0.1:" + clientPort;
             p.put("listeners", listener + ",CONTROLLER://127.0.0.1:" + controllerPort);
             p.put("advertised.listeners", listener);
-            p.put("inter.broker.listener.name", "SASL_PLAINTEXT");
-            p.put("listener.security.protocol.map", "SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
-            p.put("sasl.enabled.mechanisms", "PLAIN");
-            p.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
-            p.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", sasl.jaasConfig(true));
+            p.put("inter.broker.listener.name", protocol);
+            p.put("listener.security.protocol.map", protocol + ":" + protocol + ",CONTROLLER:PLAINTEXT");
+            p.putAll(security.brokerSettings());
         }
         return p;
     }

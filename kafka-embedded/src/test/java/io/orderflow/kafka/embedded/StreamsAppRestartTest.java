@@ -1,8 +1,11 @@
-package io.orderflow.kafka;
+package io.orderflow.kafka.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.orderflow.kafka.KafkaSettings;
+import io.orderflow.kafka.StartedStreams;
+import io.orderflow.kafka.StreamsApp;
 import io.orderflow.kafka.testing.TestKafka;
 import java.time.Duration;
 import java.util.List;

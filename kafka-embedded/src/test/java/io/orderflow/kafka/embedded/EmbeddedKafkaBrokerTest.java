@@ -1,9 +1,10 @@
-package io.orderflow.kafka;
+package io.orderflow.kafka.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.yammer.metrics.core.Histogram;
 import com.yammer.metrics.stats.UniformSample;
+import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.topics.Topics;
 import java.lang.reflect.Field;
