@@ -176,7 +176,7 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 "Error", "Flow", "OrderIndexRow", "OrderState");
         JsonObject start = doc.getAsJsonObject("paths").getAsJsonObject("/api/v1/orders").getAsJsonObject("post");
         assertThat(start.getAsJsonObject("responses").keySet())
-                .containsExactlyInAnyOrder("200", "201", "400", "404", "409", "422", "503");
+                .containsExactlyInAnyOrder("200", "201", "400", "404", "409", "413", "422", "503");
         assertThat(start.getAsJsonArray("parameters").toString()).contains("Idempotency-Key");
     }
 
