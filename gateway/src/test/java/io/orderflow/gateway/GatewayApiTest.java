@@ -119,7 +119,8 @@ class GatewayApiTest extends GatewayIntegrationTest {
                     .expectBody().returnResult();
             String orderId = json(result).get("orderId").asString();
             assertThat(result.getResponseHeaders().getLocation()).hasToString("/api/v1/orders/" + orderId);
-            assertThat(json(result).size()).isEqualTo(1);
+            assertThat(json(result)).isEqualTo(Json.object().put("orderId", orderId).put("version", 1));
+            assertThat(result.getResponseHeaders().getETag()).isEqualTo("\"1\"");
 
             http.get().uri("/api/v1/orders/{id}", orderId).exchange().expectStatus().isOk()
                     .expectBody().jsonPath("$.orderId").isEqualTo(orderId).jsonPath("$.status").isEqualTo("queued");
@@ -270,9 +271,9 @@ class GatewayApiTest extends GatewayIntegrationTest {
                     .expectBody().returnResult());
             String orderId = first.get("orderId").asString();
             post("/api/v1/orders", storefrontOrder(), key).expectStatus().isOk().expectHeader().doesNotExist("Location")
-                    .expectBody().json("{\"orderId\": \"" + orderId + "\", \"replayed\": true}", true);
+                    .expectBody().json("{\"orderId\": \"" + orderId + "\", \"replayed\": true, \"version\": 1}", true);
             post("/api/v1/orders", REORDERED, key).expectStatus().isOk()
-                    .expectBody().json("{\"orderId\": \"" + orderId + "\", \"replayed\": true}", true);
+                    .expectBody().json("{\"orderId\": \"" + orderId + "\", \"replayed\": true, \"version\": 1}", true);
             assertThat(lastCommand(orderId, OrderCommand.StartOrder.class).idempotent()).isTrue();
         }
 
