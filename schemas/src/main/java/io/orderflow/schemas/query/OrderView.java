@@ -40,12 +40,13 @@ import java.util.Map;
  * @param generation the generation of that instance
  * @param rollback   how the rollback settled, once it has
  * @param version    raised by every change of the order: the command replies answer the version they produced, the
- *                   read answers it as its {@code ETag}, and {@code If-Match} on a change names the version it expects
+ *                   read answers it as its {@code ETag}, and {@code If-Match} on a change names the version it expects;
+ *                   {@code null} in a view written by a processor that did not show it yet
  */
 public record OrderView(String orderId, OrderStatus status, @JsonInclude(JsonInclude.Include.ALWAYS) String reason,
                         JsonNode order, FlowVersion flow, Map<String, Node> nodes, Map<String, EdgeState> edges,
                         List<Wait> waits, JsonNode vars, List<TimelineItem> timeline, List<ChatMessage> chat,
-                        String instanceId, int generation, Rollback rollback, long version) {
+                        String instanceId, int generation, Rollback rollback, Long version) {
 
     /** The collections are never null (an answer without one reads as empty); they are taken as given, not copied. */
     public OrderView {
