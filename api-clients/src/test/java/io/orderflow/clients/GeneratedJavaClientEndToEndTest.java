@@ -71,7 +71,7 @@ class GeneratedJavaClientEndToEndTest {
     }
 
     private static OrderState waitingAtApproval(String orderId) {
-        return await().atMost(Duration.ofSeconds(60)).until(() -> orders.getOrder(orderId),
+        return await().atMost(Duration.ofSeconds(60)).until(() -> orders.getOrder(orderId, null, null),
                 state -> state.getStatus() == OrderStatus.WAITING && state.getWaits() != null
                         && state.getWaits().stream().map(OrderStateWaitsInner::getNodeId).toList().contains("approval"));
     }
@@ -92,9 +92,13 @@ class GeneratedJavaClientEndToEndTest {
         assertThat(waiting.getFlow().getVersion()).isPositive();
         assertThat(waiting.getNodes()).containsKey("approval");
 
-        assertThat(orders.decideApproval(orderId, "approval", new DecideApprovalRequest()
-                .decision(DecideApprovalRequest.DecisionEnum.APPROVED).note("budgeted")).getOk()).isEqualTo(true);
-        await().atMost(Duration.ofSeconds(60)).until(() -> orders.getOrder(orderId).getStatus(),
+        var decided = orders.decideApproval(orderId, "approval", new DecideApprovalRequest()
+                .decision(DecideApprovalRequest.DecisionEnum.APPROVED).note("budgeted"), null);
+        assertThat(decided.getOk()).isEqualTo(true);
+        assertThat(decided.getVersion()).as("the version the decision produced").isGreaterThan(waiting.getVersion());
+        assertThat(orders.getOrder(orderId, decided.getVersion(), null).getVersion())
+                .as("a read with minVersion sees the decision").isGreaterThanOrEqualTo(decided.getVersion());
+        await().atMost(Duration.ofSeconds(60)).until(() -> orders.getOrder(orderId, null, null).getStatus(),
                 status -> status == OrderStatus.COMPLETED);
     }
 
@@ -103,8 +107,9 @@ class GeneratedJavaClientEndToEndTest {
         String orderId = orders.startOrder(purchaseRequest(), null).getOrderId();
         waitingAtApproval(orderId);
 
-        assertThat(orders.cancelOrder(orderId, new CancelOrderRequest().reason("changed plans")).getOk()).isTrue();
-        OrderState cancelled = orders.getOrder(orderId);
+        var reply = orders.cancelOrder(orderId, null, new CancelOrderRequest().reason("changed plans"));
+        assertThat(reply.getOk()).isTrue();
+        OrderState cancelled = orders.getOrder(orderId, reply.getVersion(), null);
         assertThat(cancelled.getStatus()).isEqualTo(OrderStatus.CANCELLED);
         assertThat(cancelled.getReason()).isEqualTo("changed plans");
         assertThat(cancelled.getWaits()).isNullOrEmpty();

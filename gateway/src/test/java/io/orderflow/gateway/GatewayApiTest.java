@@ -34,9 +34,13 @@ class GatewayApiTest extends GatewayIntegrationTest {
     }
 
     private WebTestClient.ResponseSpec post(String path, String body, String idempotencyKey) {
+        return post(path, body, "Idempotency-Key", idempotencyKey);
+    }
+
+    private WebTestClient.ResponseSpec post(String path, String body, String header, String value) {
         WebTestClient.RequestBodySpec request = http.post().uri(path).contentType(MediaType.APPLICATION_JSON);
-        if (idempotencyKey != null) {
-            request.header("Idempotency-Key", idempotencyKey);
+        if (value != null) {
+            request.header(header, value);
         }
         return body == null ? request.exchange() : request.bodyValue(body).exchange();
     }
@@ -115,7 +119,8 @@ class GatewayApiTest extends GatewayIntegrationTest {
                     .expectBody().returnResult();
             String orderId = json(result).get("orderId").asString();
             assertThat(result.getResponseHeaders().getLocation()).hasToString("/api/v1/orders/" + orderId);
-            assertThat(json(result).size()).isEqualTo(1);
+            assertThat(json(result)).isEqualTo(Json.object().put("orderId", orderId).put("version", 1));
+            assertThat(result.getResponseHeaders().getETag()).isEqualTo("\"1\"");
 
             http.get().uri("/api/v1/orders/{id}", orderId).exchange().expectStatus().isOk()
                     .expectBody().jsonPath("$.orderId").isEqualTo(orderId).jsonPath("$.status").isEqualTo("queued");
@@ -266,9 +271,9 @@ class GatewayApiTest extends GatewayIntegrationTest {
                     .expectBody().returnResult());
             String orderId = first.get("orderId").asString();
             post("/api/v1/orders", storefrontOrder(), key).expectStatus().isOk().expectHeader().doesNotExist("Location")
-                    .expectBody().json("{\"orderId\": \"" + orderId + "\", \"replayed\": true}", true);
+                    .expectBody().json("{\"orderId\": \"" + orderId + "\", \"replayed\": true, \"version\": 1}", true);
             post("/api/v1/orders", REORDERED, key).expectStatus().isOk()
-                    .expectBody().json("{\"orderId\": \"" + orderId + "\", \"replayed\": true}", true);
+                    .expectBody().json("{\"orderId\": \"" + orderId + "\", \"replayed\": true, \"version\": 1}", true);
             assertThat(lastCommand(orderId, OrderCommand.StartOrder.class).idempotent()).isTrue();
         }
 
@@ -430,7 +435,7 @@ class GatewayApiTest extends GatewayIntegrationTest {
         void an_event_reaches_the_waiting_node() {
             String orderId = orderWaiting("payment.received", null);
             post("/api/v1/orders/" + orderId + "/events", "{\"event\": \"payment.received\", \"payload\": {\"amount\": 5}}")
-                    .expectStatus().isOk().expectBody().json("{\"delivered\": true, \"nodeId\": \"wait_payment\"}", true);
+                    .expectStatus().isOk().expectBody().json("{\"delivered\": true, \"nodeId\": \"wait_payment\", \"version\": 2}", true);
             OrderCommand.DeliverEvent sent = lastCommand(orderId, OrderCommand.DeliverEvent.class);
             assertThat(sent.payload().get("amount").asInt()).isEqualTo(5);
         }
@@ -439,7 +444,7 @@ class GatewayApiTest extends GatewayIntegrationTest {
         void an_event_nobody_waits_for_is_not_delivered() {
             String orderId = orderWaiting("payment.received", null);
             post("/api/v1/orders/" + orderId + "/events", "{\"event\": \"return.requested\"}")
-                    .expectStatus().isOk().expectBody().json("{\"delivered\": false}", true);
+                    .expectStatus().isOk().expectBody().json("{\"delivered\": false, \"version\": 1}", true);
             assertThat(lastCommand(orderId, OrderCommand.DeliverEvent.class).payload().isObject()).isTrue();
         }
 
@@ -460,7 +465,8 @@ class GatewayApiTest extends GatewayIntegrationTest {
         void a_decision_on_the_waiting_node_is_ok_and_by_defaults_to_api() {
             String orderId = orderWaiting(null, "approve");
             post("/api/v1/orders/" + orderId + "/approvals/approve", "{\"decision\": \"approved\", \"note\": \"fine\"}")
-                    .expectStatus().isOk().expectBody().json("{\"ok\": true}", true);
+                    .expectStatus().isOk().expectHeader().valueEquals("ETag", "\"2\"")
+                    .expectBody().json("{\"ok\": true, \"version\": 2}", true);
             OrderCommand.DecideApproval decided = lastCommand(orderId, OrderCommand.DecideApproval.class);
             assertThat(decided.decision()).isEqualTo("approved");
             assertThat(decided.by()).isEqualTo("api");
@@ -499,7 +505,7 @@ class GatewayApiTest extends GatewayIntegrationTest {
         void cancels_a_running_order_with_the_default_reason() {
             String orderId = startOrder();
             post("/api/v1/orders/" + orderId + "/cancel", null).expectStatus().isOk()
-                    .expectBody().json("{\"ok\": true}", true);
+                    .expectBody().json("{\"ok\": true, \"version\": 2}", true);
             assertThat(lastCommand(orderId, OrderCommand.CancelOrder.class).reason()).isEqualTo("Cancelled via API");
         }
 
@@ -508,7 +514,7 @@ class GatewayApiTest extends GatewayIntegrationTest {
             String orderId = startOrder();
             PROCESSOR.put(new FakeOrder(orderId, "storefront_order", "fp", "completed", null, null, 0));
             post("/api/v1/orders/" + orderId + "/cancel", "{\"reason\": \"changed my mind\"}").expectStatus().isOk()
-                    .expectBody().json("{\"ok\": false, \"status\": \"completed\"}", true);
+                    .expectBody().json("{\"ok\": false, \"status\": \"completed\", \"version\": 1}", true);
             assertThat(lastCommand(orderId, OrderCommand.CancelOrder.class).reason()).isEqualTo("changed my mind");
         }
 
@@ -517,6 +523,85 @@ class GatewayApiTest extends GatewayIntegrationTest {
             post("/api/v1/orders/ord_x1/cancel", "{\"reason\": 7}").expectStatus().isBadRequest();
             post("/api/v1/orders/ord_unknown/cancel", "{}").expectStatus().isNotFound()
                     .expectBody().json("{\"error\": \"Order ord_unknown not found\"}", true);
+        }
+    }
+
+    /** Read your own writes: versions, ETag, If-None-Match, minVersion and If-Match. */
+    @Nested
+    class Versions {
+
+        @Test
+        void a_read_answers_the_version_as_its_etag_and_304_while_it_has_not_changed() {
+            String orderId = startOrder();
+            http.get().uri("/api/v1/orders/" + orderId).exchange().expectStatus().isOk()
+                    .expectHeader().valueEquals("ETag", "\"1\"")
+                    .expectBody().jsonPath("$.version").isEqualTo(1);
+            http.get().uri("/api/v1/orders/" + orderId).header("If-None-Match", "\"1\"").exchange()
+                    .expectStatus().isNotModified().expectHeader().valueEquals("ETag", "\"1\"")
+                    .expectBody().isEmpty();
+            post("/api/v1/orders/" + orderId + "/cancel", null).expectStatus().isOk()
+                    .expectHeader().valueEquals("ETag", "\"2\"");
+            http.get().uri("/api/v1/orders/" + orderId).header("If-None-Match", "\"1\"").exchange()
+                    .expectStatus().isOk().expectHeader().valueEquals("ETag", "\"2\"")
+                    .expectBody().jsonPath("$.status").isEqualTo("cancelled");
+        }
+
+        @Test
+        void min_version_answers_once_the_order_has_it_and_503_with_retry_after_when_it_does_not_come() {
+            String orderId = startOrder();
+            http.get().uri("/api/v1/orders/" + orderId + "?minVersion=1").exchange().expectStatus().isOk()
+                    .expectBody().jsonPath("$.version").isEqualTo(1);
+            long before = System.nanoTime();
+            http.get().uri("/api/v1/orders/" + orderId + "?minVersion=2").exchange()
+                    .expectStatus().isEqualTo(503).expectHeader().valueEquals("Retry-After", "1")
+                    .expectBody().jsonPath("$.error")
+                    .isEqualTo("Order " + orderId + " has not reached version 2 within 5 seconds; retry shortly");
+            assertThat(java.time.Duration.ofNanos(System.nanoTime() - before)).isGreaterThanOrEqualTo(
+                    java.time.Duration.ofMillis(4_900));
+            http.get().uri("/api/v1/orders/" + orderId + "?minVersion=two").exchange().expectStatus().isBadRequest();
+        }
+
+        @Test
+        void min_version_waits_for_a_change_made_while_it_waits() {
+            String orderId = startOrder();
+            var waiting = reactor.core.publisher.Mono.delay(java.time.Duration.ofMillis(400))
+                    .doOnNext(tick -> post("/api/v1/orders/" + orderId + "/cancel", null).expectStatus().isOk())
+                    .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic()).subscribe();
+            try {
+                http.get().uri("/api/v1/orders/" + orderId + "?minVersion=2").exchange().expectStatus().isOk()
+                        .expectHeader().valueEquals("ETag", "\"2\"")
+                        .expectBody().jsonPath("$.status").isEqualTo("cancelled");
+            } finally {
+                waiting.dispose();
+            }
+        }
+
+        @Test
+        void if_match_goes_to_the_agent_with_the_command_and_a_stale_one_is_412() {
+            String orderId = orderWaiting(null, "approve");
+            post("/api/v1/orders/" + orderId + "/cancel", null, "If-Match", "\"7\"")
+                    .expectStatus().isEqualTo(412).expectHeader().doesNotExist("ETag")
+                    .expectBody().json("{\"error\": \"Order " + orderId + " is at version 1, not 7: it changed "
+                            + "since it was read; read it again and retry\"}", true);
+            assertThat(lastCommand(orderId, OrderCommand.CancelOrder.class).expectedVersion()).isEqualTo(7L);
+            assertThat(PROCESSOR.orders().get(orderId).status()).isEqualTo("waiting");
+
+            post("/api/v1/orders/" + orderId + "/approvals/approve", "{\"decision\": \"approved\"}", "If-Match",
+                    "\"1\"").expectStatus().isOk().expectBody().jsonPath("$.version").isEqualTo(2);
+            assertThat(lastCommand(orderId, OrderCommand.DecideApproval.class).expectedVersion()).isEqualTo(1L);
+
+            post("/api/v1/orders/" + orderId + "/cancel", null, "If-Match", "*").expectStatus().isOk();
+            assertThat(lastCommand(orderId, OrderCommand.CancelOrder.class).expectedVersion()).isNull();
+        }
+
+        @Test
+        void a_malformed_if_match_is_400_and_sends_nothing() {
+            String orderId = startOrder();
+            int before = commandsReceived();
+            post("/api/v1/orders/" + orderId + "/cancel", null, "If-Match", "version 1")
+                    .expectStatus().isBadRequest().expectBody().jsonPath("$.error")
+                    .isEqualTo("If-Match must name one order version as an entity tag, such as \"7\"");
+            assertThat(commandsReceived()).isEqualTo(before);
         }
     }
 

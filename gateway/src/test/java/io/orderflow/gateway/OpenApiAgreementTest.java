@@ -178,6 +178,19 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
         assertThat(start.getAsJsonObject("responses").keySet())
                 .containsExactlyInAnyOrder("200", "201", "400", "404", "409", "413", "422", "503");
         assertThat(start.getAsJsonArray("parameters").toString()).contains("Idempotency-Key");
+
+        // reading your own writes: the read's ETag, If-None-Match and minVersion; If-Match on the changes it guards
+        JsonObject read = paths.getAsJsonObject("/api/v1/orders/{id}").getAsJsonObject("get");
+        assertThat(read.getAsJsonArray("parameters").toString()).contains("minVersion", "If-None-Match");
+        assertThat(read.getAsJsonObject("responses").keySet()).contains("200", "304", "503");
+        assertThat(read.getAsJsonObject("responses").getAsJsonObject("200").getAsJsonObject("headers").keySet())
+                .contains("ETag");
+        assertThat(read.getAsJsonObject("responses").getAsJsonObject("304").has("content")).isFalse();
+        for (String change : List.of("/api/v1/orders/{id}/cancel", "/api/v1/orders/{id}/approvals/{nodeId}")) {
+            JsonObject post = paths.getAsJsonObject(change).getAsJsonObject("post");
+            assertThat(post.getAsJsonArray("parameters").toString()).as(change).contains("If-Match");
+            assertThat(post.getAsJsonObject("responses").keySet()).as(change).contains("412");
+        }
     }
 
     /**

@@ -189,7 +189,7 @@ class WebhookRoutesTest extends GatewayIntegrationTest {
             String body = "{\"orderId\": \"" + orderId + "\", \"event\": \"payment.received\","
                     + " \"payload\": {\"amount\": 42}}";
             send(body, signed(body)).expectStatus().isOk()
-                    .expectBody().json("{\"delivered\": true, \"nodeId\": \"wait_payment\"}", true);
+                    .expectBody().json("{\"delivered\": true, \"nodeId\": \"wait_payment\", \"version\": 2}", true);
             OrderCommand.DeliverEvent sent = PROCESSOR.received().stream().map(CommandEnvelope::command)
                     .filter(OrderCommand.DeliverEvent.class::isInstance).map(OrderCommand.DeliverEvent.class::cast)
                     .filter(c -> c.orderId().equals(orderId)).reduce((a, b) -> b).orElseThrow();
@@ -202,7 +202,7 @@ class WebhookRoutesTest extends GatewayIntegrationTest {
             String orderId = waitingForPayment();
             String body = "{\"orderId\": \"" + orderId + "\", \"event\": \"return.requested\"}";
             send(body, signed(body)).expectStatus().isEqualTo(409)
-                    .expectBody().json("{\"delivered\": false}", true);
+                    .expectBody().json("{\"delivered\": false, \"version\": 1}", true);
         }
 
         @ParameterizedTest

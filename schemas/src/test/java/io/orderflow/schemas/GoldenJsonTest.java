@@ -81,6 +81,11 @@ class GoldenJsonTest {
                 new OrderCommand.DecideApproval("ord_1", "approve", "approved", "token:ci", "ok")));
         samples.put("command-cancel-order", new CommandEnvelope("c-4", "gw-1", AT, Caller.OPEN,
                 new OrderCommand.CancelOrder("ord_1", "Cancelled via API")));
+        samples.put("command-cancel-order-if-match", new CommandEnvelope("c-8", "gw-1", AT, Caller.OPEN,
+                new OrderCommand.CancelOrder("ord_1", "Cancelled via API", 7L)));
+        samples.put("command-decide-approval-if-match", new CommandEnvelope("c-9", "gw-1", AT,
+                new Caller("token", "token:ci", "approver"),
+                new OrderCommand.DecideApproval("ord_1", "approve", "approved", "token:ci", "ok", 7L)));
         samples.put("command-append-chat", new CommandEnvelope("c-6", "gw-1", AT,
                 new Caller("person", "dana@example.com", "viewer"),
                 new OrderCommand.AppendChat("ord_1", List.of(

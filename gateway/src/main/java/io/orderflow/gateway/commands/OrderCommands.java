@@ -72,13 +72,28 @@ public final class OrderCommands {
      * {@code caller} (see {@link #decider}).
      */
     public static OrderCommand.DecideApproval decide(Caller caller, String orderId, String nodeId, JsonNode request) {
+        return decide(caller, orderId, nodeId, request, null);
+    }
+
+    /**
+     * As {@link #decide(Caller, String, String, JsonNode)}, refused by the order's agent unless the order is at
+     * {@code expectedVersion} ({@code If-Match}; {@code null}: any version).
+     */
+    public static OrderCommand.DecideApproval decide(Caller caller, String orderId, String nodeId, JsonNode request,
+                                                     Long expectedVersion) {
         return new OrderCommand.DecideApproval(orderId, nodeId, request.get("decision").asString(),
-                decider(caller, text(request, "by")), text(request, "note"));
+                decider(caller, text(request, "by")), text(request, "note"), expectedVersion);
     }
 
     /** Cancel from a validated {@code { reason? }} body, with {@code channel}'s default reason. */
     public static OrderCommand.CancelOrder cancel(Channel channel, String orderId, JsonNode request) {
-        return new OrderCommand.CancelOrder(orderId, reason(channel, text(request, "reason")));
+        return cancel(channel, orderId, request, null);
+    }
+
+    /** As {@link #cancel(Channel, String, JsonNode)}, refused unless the order is at {@code expectedVersion}. */
+    public static OrderCommand.CancelOrder cancel(Channel channel, String orderId, JsonNode request,
+                                                  Long expectedVersion) {
+        return new OrderCommand.CancelOrder(orderId, reason(channel, text(request, "reason")), expectedVersion);
     }
 
     /** The reason a cancel records: the given one, or {@code channel}'s default when it is missing or blank. */

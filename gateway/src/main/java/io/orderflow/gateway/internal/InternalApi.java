@@ -64,6 +64,8 @@ public final class InternalApi {
                                     .contentType(MediaType.APPLICATION_JSON);
                             response.headers().header(HttpHeaders.RETRY_AFTER).stream().findFirst()
                                     .ifPresent(wait -> entity.header(HttpHeaders.RETRY_AFTER, wait));
+                            response.headers().header(HttpHeaders.ETAG).stream().findFirst()
+                                    .ifPresent(entity::eTag);
                             return entity.body(answer);
                         }))
                 .timeout(timeout)

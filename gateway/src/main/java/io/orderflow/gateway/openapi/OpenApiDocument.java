@@ -9,9 +9,11 @@ import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.RequestBody;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
@@ -120,9 +122,16 @@ class OpenApiDocument {
         ApiResponses described = new ApiResponses();
         responses.properties().forEach(e -> {
             JsonNode schema = e.getValue().get("schema");
-            described.addApiResponse(e.getKey(), new ApiResponse()
-                    .description(e.getValue().get("description").asText())
-                    .content(json(schema != null ? schema(schema) : ref("Error"))));
+            ApiResponse response = new ApiResponse().description(e.getValue().get("description").asText());
+            if (!e.getValue().path("empty").asBoolean(false)) {
+                response.content(json(schema != null ? schema(schema) : ref("Error")));
+            }
+            JsonNode headers = e.getValue().get("headers");
+            if (headers != null) {
+                headers.properties().forEach(h -> response.addHeaderObject(h.getKey(), new Header()
+                        .description(h.getValue().asText()).schema(new StringSchema())));
+            }
+            described.addApiResponse(e.getKey(), response);
         });
         if (request != null && !described.containsKey("413")) {
             // every body is read under the request size limit (ErrorResponses)

@@ -19,6 +19,7 @@ import io.orderflow.schemas.model.OrderType;
 import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -142,10 +143,24 @@ class OrdersController {
 
     @Operation(operationId = "getOrder")
     @GetMapping("/{id}")
-    Mono<ResponseEntity<byte[]>> get(@PathVariable String id) {
-        // The processor's answer (its OrderView, or its error) goes out as the bytes it wrote: nothing here reads the
-        // state, so it is neither decoded nor encoded again on the busiest read.
-        return Mono.fromRunnable(() -> requireOrderId(id)).then(processor.order(id));
+    Mono<ResponseEntity<byte[]>> get(@PathVariable String id,
+                                     @Parameter(description = "wait (up to 5 seconds) until the order has at least "
+                                             + "this version, such as the version a command answered; 503 with "
+                                             + "Retry-After if it does not get there in time",
+                                             schema = @Schema(type = "integer", format = "int64", minimum = "0"))
+                                     @RequestParam(required = false) String minVersion,
+                                     @Parameter(description = "the ETag of a read before: 304 without a body while "
+                                             + "the order is still at that version")
+                                     @RequestHeader(name = "If-None-Match", required = false) String ifNoneMatch) {
+        // The processor's answer (its OrderView, or its error) goes out as the bytes it wrote, with the version it
+        // answered as the ETag: nothing here reads the state, so it is neither decoded nor encoded again on the
+        // busiest read.
+        return Mono.fromCallable(() -> {
+                    requireOrderId(id);
+                    return Optional.ofNullable(OrderVersions.minVersion(minVersion));
+                })
+                .flatMap(wanted -> OrderVersions.atLeast(processor.order(id), id, wanted.orElse(null)))
+                .map(answer -> OrderVersions.conditional(answer, ifNoneMatch));
     }
 
     @Operation(operationId = "deliverEvent")
@@ -162,30 +177,46 @@ class OrdersController {
     @Operation(operationId = "decideApproval")
     @PostMapping("/{id}/approvals/{nodeId}")
     Mono<ResponseEntity<JsonNode>> decide(@PathVariable String id, @PathVariable String nodeId,
+                                          @Parameter(description = IF_MATCH)
+                                          @RequestHeader(name = "If-Match", required = false) String ifMatch,
                                           @RequestBody(required = false) String body, ServerWebExchange exchange) {
         return access.caller(exchange).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.DECIDE_APPROVAL, body);
             requireOrderId(id);
-            return commands.send(OrderCommands.decide(caller, id, nodeId, request), caller);
+            Long expected = OrderVersions.ifMatch(ifMatch);
+            return commands.send(OrderCommands.decide(caller, id, nodeId, request, expected), caller);
         }).map(reply -> answer(reply, null));
     }
 
     @Operation(operationId = "cancelOrder")
     @PostMapping("/{id}/cancel")
-    Mono<ResponseEntity<JsonNode>> cancel(@PathVariable String id, @RequestBody(required = false) String body,
-                                          ServerWebExchange exchange) {
+    Mono<ResponseEntity<JsonNode>> cancel(@PathVariable String id,
+                                          @Parameter(description = IF_MATCH)
+                                          @RequestHeader(name = "If-Match", required = false) String ifMatch,
+                                          @RequestBody(required = false) String body, ServerWebExchange exchange) {
         return access.caller(exchange).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.CANCEL_ORDER, body);
             requireOrderId(id);
-            return commands.send(OrderCommands.cancel(Channel.API, id, request), caller);
+            Long expected = OrderVersions.ifMatch(ifMatch);
+            return commands.send(OrderCommands.cancel(Channel.API, id, request, expected), caller);
         }).map(reply -> answer(reply, null));
     }
 
-    /** The processor's reply as the HTTP answer: its status and body as they are. */
+    private static final String IF_MATCH = "the ETag of the read this change is based on, such as \"7\": refused "
+            + "with 412 and nothing changed when the order has changed since";
+
+    /**
+     * The processor's reply as the HTTP answer: its status and body as they are, with the order's version after the
+     * command (the reply's {@code version}) as the {@code ETag}.
+     */
     private static ResponseEntity<JsonNode> answer(CommandReply reply, URI location) {
         ResponseEntity.BodyBuilder response = ResponseEntity.status(reply.status());
         if (location != null) {
             response.location(location);
+        }
+        String etag = OrderVersions.etagOf(reply.body());
+        if (etag != null) {
+            response.eTag(etag);
         }
         return response.body(reply.body() == null ? Json.object() : reply.body());
     }

@@ -173,8 +173,14 @@ public class ProcessorClient {
     /** A read of one order by the processor in this JVM; a failure other than an answer is the processor's 503. */
     private Mono<ResponseEntity<byte[]>> inProcess(String orderId) {
         return Mono.defer(() -> inProcess.order(orderId))
-                .map(answer -> ResponseEntity.status(answer.getStatusCode()).contentType(MediaType.APPLICATION_JSON)
-                        .body(answer.getBody()))
+                .map(answer -> {
+                    ResponseEntity.BodyBuilder entity = ResponseEntity.status(answer.getStatusCode())
+                            .contentType(MediaType.APPLICATION_JSON);
+                    if (answer.getHeaders().getETag() != null) {
+                        entity.eTag(answer.getHeaders().getETag());
+                    }
+                    return entity.body(answer.getBody());
+                })
                 .timeout(TIMEOUT)
                 .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(UNAVAILABLE));
     }

@@ -85,6 +85,21 @@ public final class FakeProcessor implements AutoCloseable {
         orders.put(order.orderId(), order);
     }
 
+    /** The order's version: 1 when it started, one more with every change. */
+    public long version(String orderId) {
+        AtomicLong version = versions.get(orderId);
+        return version == null ? 1 : version.get();
+    }
+
+    /** The version a command says the order must be at ({@code If-Match}), as the agent reads it. */
+    private static Long expectedVersion(OrderCommand command) {
+        return switch (command) {
+            case OrderCommand.DecideApproval decide -> decide.expectedVersion();
+            case OrderCommand.CancelOrder cancel -> cancel.expectedVersion();
+            default -> null;
+        };
+    }
+
     private void decide(ConsumerRecord<String, CommandEnvelope> record) {
         CommandEnvelope envelope = record.value();
         if (envelope == null || "mail".equals(envelope.caller().kind())) {
@@ -113,6 +128,10 @@ public final class FakeProcessor implements AutoCloseable {
         } else if (order == null) {
             status = 404;
             body.put("error", "Order " + command.orderId() + " not found");
+        } else if (expectedVersion(command) != null && expectedVersion(command) != version(order.orderId())) {
+            status = 412;
+            body.put("error", "Order " + order.orderId() + " is at version " + version(order.orderId()) + ", not "
+                    + expectedVersion(command) + ": it changed since it was read; read it again and retry");
         } else {
             switch (command) {
                 case OrderCommand.DeliverEvent deliver -> {
@@ -184,6 +203,9 @@ public final class FakeProcessor implements AutoCloseable {
                     new OrderUpdate(command.orderId(), OrderStatus.fromWire(now.status()),
                             versions.computeIfAbsent(command.orderId(), id -> new AtomicLong(1)).incrementAndGet(),
                             System.currentTimeMillis())));
+        }
+        if (status < 300 && orders.containsKey(command.orderId()) && !body.has("version")) {
+            body.put("version", version(command.orderId()));
         }
         producer.send(new ProducerRecord<>(Topics.COMMAND_REPLIES.name(), envelope.replyTo(),
                 new CommandReply(envelope.correlationId(), command.orderId(), status, body)));

@@ -91,7 +91,9 @@ public final class FakeQueryApi implements AutoCloseable {
                     Json.object().put("id", id).put("type", order.type()), null, Map.of(), Map.of(), waits,
                     Json.object(), List.of(new OrderView.TimelineItem(order.createdAt(), "start",
                     "Started on flow storefront_order version 1", null, null)), processor.chat(id), id + ".1", 1,
-                    null));
+                    null, processor.version(id)));
+            // as the processor does, the version goes out as the answer's ETag too
+            exchange.getResponseHeaders().set("ETag", "\"" + processor.version(id) + "\"");
             respond(exchange, 200, state);
         }
     }

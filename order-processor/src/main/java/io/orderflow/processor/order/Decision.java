@@ -20,6 +20,20 @@ public record Decision(List<OrderFact> facts, List<Effect> effects, Reply reply)
 
     /** The reply to a command: an HTTP status and body. */
     public record Reply(int status, JsonNode body) {
+
+        /**
+         * This reply, when it is a success, with the order's {@code version} after the command added to its body (an
+         * object without one): what a client that changed the order asks a read for ({@code minVersion}) or names in
+         * {@code If-Match}. A refusal keeps the one error shape, {@code {error}}.
+         */
+        public Reply withVersion(long version) {
+            if (status < 200 || status >= 300 || !(body instanceof ObjectNode object) || object.has("version")) {
+                return this;
+            }
+            ObjectNode versioned = object.deepCopy();
+            versioned.put("version", version);
+            return new Reply(status, versioned);
+        }
     }
 
     public static Decision none() {

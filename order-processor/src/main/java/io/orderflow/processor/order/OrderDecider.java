@@ -62,6 +62,10 @@ public final class OrderDecider {
         if (state == null && !(command instanceof OrderCommand.StartOrder)) {
             return Decision.rejected(Rejection.notFound(command.orderId()));
         }
+        Long expected = expectedVersion(command);
+        if (expected != null && expected != state.version()) {
+            return Decision.rejected(Rejection.staleVersion(state.orderId(), expected, state.version()));
+        }
         return switch (command) {
             case OrderCommand.StartOrder start -> start(state, start, now);
             case OrderCommand.DeliverEvent deliver -> deliver(state, deliver, now);
@@ -73,6 +77,18 @@ public final class OrderDecider {
                     "A retry is decided with its incident (retryIncident)");
             case OrderCommand.DismissIncident dismiss -> throw new IllegalArgumentException(
                     "A dismissal is decided with its incident (dismissIncident)");
+        };
+    }
+
+    /**
+     * The version a command says the order must be at ({@code If-Match}), or {@code null} when it says none. Checked
+     * here, on the state the command is decided on, so nothing can change the order between the check and the change.
+     */
+    static Long expectedVersion(OrderCommand command) {
+        return switch (command) {
+            case OrderCommand.DecideApproval decide -> decide.expectedVersion();
+            case OrderCommand.CancelOrder cancel -> cancel.expectedVersion();
+            default -> null;
         };
     }
 

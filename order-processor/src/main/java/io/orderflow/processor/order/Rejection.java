@@ -7,6 +7,15 @@ public record Rejection(int status, String message) {
         return new Rejection(404, "Order " + orderId + " not found");
     }
 
+    /**
+     * A change asked for on a read of the order that is no longer its state ({@code If-Match}): 412, nothing changed.
+     * The message names the order's current version.
+     */
+    public static Rejection staleVersion(String orderId, long expected, long actual) {
+        return new Rejection(412, "Order " + orderId + " is at version " + actual + ", not " + expected
+                + ": it changed since it was read; read it again and retry");
+    }
+
     public static final Rejection NOT_WAITING_FOR_APPROVAL =
             new Rejection(409, "That node is not waiting for an approval.");
 

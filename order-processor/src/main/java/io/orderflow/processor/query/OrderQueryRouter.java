@@ -28,6 +28,7 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -146,14 +147,23 @@ public class OrderQueryRouter {
         OrderState state = withDocumentText(stored);
         FlowVersion pinned = state.flow();
         if (!StoredFlow.isSlim(pinned)) {
-            return json(HttpStatus.OK, OrderViews.write(OrderViews.of(state, pinned)));
+            return shown(state, OrderViews.write(OrderViews.of(state, pinned)));
         }
         return flows.version(pinned.flowId(), pinned.version())
-                .map(flow -> json(HttpStatus.OK, OrderViews.write(OrderViews.of(state, flow),
+                .map(flow -> shown(state, OrderViews.write(OrderViews.of(state, flow),
                         flowJson.computeIfAbsent(flow.flowId() + "@" + flow.version(),
                                 key -> OrderViews.flowJson(flow)))))
                 .orElseGet(() -> json(HttpStatus.SERVICE_UNAVAILABLE,
                         error("The flows are still loading; retry shortly")));
+    }
+
+    /**
+     * The view's answer, with the state's version as its {@code ETag}: the gateway answers it as it is and compares
+     * it with {@code If-None-Match} and {@code minVersion} without decoding the body.
+     */
+    private static ResponseEntity<byte[]> shown(OrderState state, byte[] view) {
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+                .eTag(OrderQueries.etag(state.version())).body(view);
     }
 
     /**
@@ -454,8 +464,13 @@ public class OrderQueryRouter {
     private Mono<ResponseEntity<byte[]>> forward(HostInfo owner, Function<UriBuilder, URI> uri) {
         return http.get().uri(uri.andThen(u -> at(owner, u))).accept(MediaType.APPLICATION_JSON)
                 .exchangeToMono(response -> response.bodyToMono(byte[].class).defaultIfEmpty(EMPTY_OBJECT)
-                        .map(body -> ResponseEntity.status(response.statusCode())
-                                .contentType(MediaType.APPLICATION_JSON).body(body)))
+                        .map(body -> {
+                            ResponseEntity.BodyBuilder answer = ResponseEntity.status(response.statusCode())
+                                    .contentType(MediaType.APPLICATION_JSON);
+                            response.headers().header(HttpHeaders.ETAG).stream().findFirst()
+                                    .ifPresent(answer::eTag);
+                            return answer.body(body);
+                        }))
                 .timeout(PEER_TIMEOUT)
                 .onErrorResume(e -> {
                     log.warn("Could not forward a query to {}:{}", owner.host(), owner.port(), e);

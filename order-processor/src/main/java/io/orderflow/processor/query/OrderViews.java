@@ -56,7 +56,7 @@ public final class OrderViews {
         return new OrderView(state.orderId(), state.status(), state.reason(), state.order(), flow,
                 Collections.unmodifiableMap(nodes), state.edges(), Collections.unmodifiableList(waits), state.vars(),
                 Collections.unmodifiableList(timeline), state.chat(), state.instanceId(), state.generation(),
-                state.rollback());
+                state.rollback(), state.version());
     }
 
     private static OrderView.Node node(NodeState node) {

@@ -274,7 +274,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 return;
             }
             carryOut(orderId, state, settled, now);
-            reply(envelope, orderId, decision.reply(), now);
+            OrderState after = settled.state();
+            reply(envelope, orderId, after == null || decision.reply() == null ? decision.reply()
+                    : decision.reply().withVersion(after.version()), now);
         }
 
         private void reply(CommandEnvelope envelope, String orderId, Decision.Reply reply, long now) {

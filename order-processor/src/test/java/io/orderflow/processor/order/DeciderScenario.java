@@ -82,6 +82,17 @@ final class DeciderScenario {
         assertThat(decision.reply()).as("reply").isEqualTo(reply);
     }
 
+    /** The state after the decision's facts, as the agent applies them at {@code now}. */
+    OrderState applied(long now) {
+        return OrderApplier.applyAll(state, decision.facts(), now);
+    }
+
+    /** This reply, with facts that change the state (which other scenarios spell out). */
+    void thenReplied(Decision.Reply reply) {
+        assertThat(decision.changesState()).as("changes the state").isTrue();
+        assertThat(decision.reply()).as("reply").isEqualTo(reply);
+    }
+
     /** Nothing happens: no fact, no effect, no reply. */
     void thenNothing() {
         then(List.of(), List.of(), null);

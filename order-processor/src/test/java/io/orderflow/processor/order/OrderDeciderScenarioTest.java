@@ -19,6 +19,7 @@ import static io.orderflow.processor.order.DeciderScenario.ORDER;
 import static io.orderflow.processor.order.DeciderScenario.given;
 import static io.orderflow.processor.order.DeciderScenario.json;
 import static io.orderflow.processor.order.DeciderScenario.reply;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Cancel, deliver, deadline and poll decided by the decider alone: given facts, when a message, then what follows. */
 class OrderDeciderScenarioTest {
@@ -69,6 +70,78 @@ class OrderDeciderScenarioTest {
         given(status(1, OrderStatus.COMPLETED))
                 .when(new OrderCommand.CancelOrder(ORDER, "too late"), NOW)
                 .then(List.of(), List.of(), reply(200, "{\"ok\":false,\"status\":\"completed\"}"));
+    }
+
+    // ---- If-Match: a change based on a read of the order's version ----------------------------------------------
+
+    @Test
+    void givenAnOrderAtVersion1_whenCancelledExpectingVersion1_thenItIsCancelledAsWithoutExpectation() {
+        given(status(1, OrderStatus.RUNNING))
+                .when(new OrderCommand.CancelOrder(ORDER, "Budget frozen", 1L), NOW)
+                .then(List.of(new OrderFact.OrderCancelled("Budget frozen", "api", NOW)),
+                        List.of(new Effect.SendTask(new NodeTask.TerminateRun(ORDER, INSTANCE, "Budget frozen")),
+                                new Effect.PublishEvent(new OrderEvent("order.cancelled", ORDER, "cancel", NOW, json("""
+                                        {"order":{"id":"ord_1","type":"b2b_order","title":"B2B order · cus_1",
+                                                  "customerId":"cus_1","currency":"USD"},
+                                         "outcome":"cancelled","reason":"Budget frozen"}"""), 5))),
+                        reply(200, "{\"ok\":true}"));
+    }
+
+    @Test
+    void givenAnOrderThatChangedSinceItWasRead_whenCancelledExpectingTheOldVersion_thenItIsRefused412() {
+        given(status(1, OrderStatus.RUNNING))
+                .when(new OrderCommand.CancelOrder(ORDER, "Budget frozen", 0L), NOW)
+                .then(List.of(), List.of(), reply(412, """
+                        {"error":"Order ord_1 is at version 1, not 0: it changed since it was read; read it again \
+                        and retry"}"""));
+    }
+
+    @Test
+    void givenAnApprovalOnAStaleRead_whenDecided_thenItIsRefused412AndTheApprovalStaysOpen() {
+        given(status(1, OrderStatus.WAITING), new OrderFact.WaitOpened(APPROVAL, 1_000))
+                .when(new OrderCommand.DecideApproval(ORDER, "approve", "approved", "ann", null, 3L), NOW)
+                .then(List.of(), List.of(), reply(412, """
+                        {"error":"Order ord_1 is at version 1, not 3: it changed since it was read; read it again \
+                        and retry"}"""));
+    }
+
+    @Test
+    void givenAnApprovalOnACurrentRead_whenDecided_thenTheWaitCloses() {
+        var scenario = given(status(1, OrderStatus.WAITING), new OrderFact.WaitOpened(APPROVAL, 1_000))
+                .when(new OrderCommand.DecideApproval(ORDER, "approve", "approved", "ann", null, 1L), NOW);
+        scenario.thenReplied(reply(200, "{\"ok\":true}"));
+    }
+
+    @Test
+    void givenAStaleExpectedVersion_whenTheNodeIsNotWaitingEither_thenTheStaleReadIsWhatIsReported() {
+        given(status(1, OrderStatus.RUNNING))
+                .when(new OrderCommand.DecideApproval(ORDER, "approve", "approved", "ann", null, 9L), NOW)
+                .then(List.of(), List.of(), reply(412, """
+                        {"error":"Order ord_1 is at version 1, not 9: it changed since it was read; read it again \
+                        and retry"}"""));
+    }
+
+    @Test
+    void givenAnOrder_whenACommandChangesIt_thenItsVersionRisesByOne_andARefusedOneLeavesItAsItWas() {
+        var approved = given(status(1, OrderStatus.WAITING), new OrderFact.WaitOpened(APPROVAL, 1_000))
+                .when(new OrderCommand.DecideApproval(ORDER, "approve", "approved", "ann", null, 1L), NOW);
+        assertThat(approved.state().version()).isEqualTo(1);
+        OrderState after = approved.applied(NOW);
+        assertThat(after.version()).isEqualTo(2);
+        assertThat(after.updatedAt()).isEqualTo(NOW);
+
+        var refused = given(status(1, OrderStatus.WAITING), new OrderFact.WaitOpened(APPROVAL, 1_000))
+                .when(new OrderCommand.CancelOrder(ORDER, null, 2L), NOW);
+        assertThat(refused.applied(NOW)).isSameAs(refused.state());
+    }
+
+    @Test
+    void aSuccessfulReplyCarriesTheVersionTheCommandLeft_aRefusalKeepsTheErrorShape() {
+        // compared as text: a parsed 4 is an int node, the one added a long node
+        assertThat(reply(200, "{\"ok\":true}").withVersion(4).body()).hasToString("{\"ok\":true,\"version\":4}");
+        assertThat(reply(412, "{\"error\":\"stale\"}").withVersion(4)).isEqualTo(reply(412, "{\"error\":\"stale\"}"));
+        assertThat(reply(200, "{\"version\":9}").withVersion(4)).isEqualTo(reply(200, "{\"version\":9}"));
+        assertThat(new Decision.Reply(200, null).withVersion(4)).isEqualTo(new Decision.Reply(200, null));
     }
 
     // ---- deliver ------------------------------------------------------------------------------------------------

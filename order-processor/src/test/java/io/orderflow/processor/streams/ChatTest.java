@@ -39,7 +39,7 @@ class ChatTest {
                 assistant("msg_2", "The order is queued."))));
 
         assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.body()).isEqualTo(Json.object().put("ok", true).put("appended", 2));
+        assertThat(reply.body()).isEqualTo(Json.object().put("ok", true).put("appended", 2).put("version", 2));
         OrderState state = agent.state(ORDER);
         assertThat(state.chat()).extracting(ChatMessage::id, ChatMessage::role, ChatMessage::text, ChatMessage::at)
                 .containsExactly(

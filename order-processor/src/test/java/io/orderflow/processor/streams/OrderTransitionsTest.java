@@ -42,7 +42,7 @@ class OrderTransitionsTest {
 
         // then
         assertThat(reply.status()).isEqualTo(201);
-        assertThat(reply.body()).isEqualTo(Json.object().put("orderId", ORDER));
+        assertThat(reply.body()).isEqualTo(Json.object().put("orderId", ORDER).put("version", 1));
         OrderState state = agent.state(ORDER);
         assertThat(state.status()).isEqualTo(OrderStatus.QUEUED);
         assertThat(state.generation()).isEqualTo(1);
@@ -78,7 +78,7 @@ class OrderTransitionsTest {
         // when / then: same fingerprint
         CommandReply replayed = agent.command(start(ORDER, "fp-1"));
         assertThat(replayed.status()).isEqualTo(200);
-        assertThat(replayed.body()).isEqualTo(Json.object().put("orderId", ORDER).put("replayed", true));
+        assertThat(replayed.body()).isEqualTo(Json.object().put("orderId", ORDER).put("replayed", true).put("version", 1));
 
         // when / then: other fingerprint
         CommandReply conflict = agent.command(start(ORDER, "fp-2"));
@@ -132,7 +132,7 @@ class OrderTransitionsTest {
 
         // then
         assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.body()).isEqualTo(Json.object().put("ok", true));
+        assertThat(reply.body()).isEqualTo(Json.object().put("ok", true).put("version", 5));
         OrderState state = agent.state(ORDER);
         assertThat(state.status()).isEqualTo(OrderStatus.CANCELLED);
         assertThat(state.reason()).isEqualTo("Customer changed their mind");
@@ -201,7 +201,7 @@ class OrderTransitionsTest {
         CommandReply reply = agent.command(new OrderCommand.CancelOrder(ORDER, "too late"));
 
         assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.body()).isEqualTo(Json.object().put("ok", false).put("status", "completed"));
+        assertThat(reply.body()).isEqualTo(Json.object().put("ok", false).put("status", "completed").put("version", 2));
         assertThat(agent.state(ORDER).version()).isEqualTo(version);
         assertThat(agent.tasks()).isEmpty();
         assertThat(agent.events()).isEmpty();

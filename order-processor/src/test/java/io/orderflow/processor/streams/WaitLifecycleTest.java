@@ -91,7 +91,7 @@ class WaitLifecycleTest {
                 Json.object().put("source", "dashboard").put("amount", 27)));
 
         assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.body()).isEqualTo(Json.object().put("delivered", true).put("nodeId", "pay"));
+        assertThat(reply.body()).isEqualTo(Json.object().put("delivered", true).put("nodeId", "pay").put("version", 4));
         OrderState state = agent.state(ORDER);
         ObjectNode expected = Json.object().put("source", "dashboard").put("amount", 27)
                 .put("event", "payment.received").put("at", agent.now());
@@ -117,7 +117,7 @@ class WaitLifecycleTest {
 
         CommandReply reply = agent.command(new OrderCommand.DeliverEvent(ORDER, "payment.received", Json.object()));
 
-        assertThat(reply.body()).isEqualTo(Json.object().put("delivered", false));
+        assertThat(reply.body()).isEqualTo(Json.object().put("delivered", false).put("version", 2));
         assertThat(agent.state(ORDER).version()).isEqualTo(version);
         assertThat(agent.tasks()).isEmpty();
 
@@ -136,7 +136,7 @@ class WaitLifecycleTest {
                 "token:ci", "Too expensive"));
 
         assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.body()).isEqualTo(Json.object().put("ok", true));
+        assertThat(reply.body()).isEqualTo(Json.object().put("ok", true).put("version", 4));
         ApprovalRow row = agent.approval(ORDER, "approve");
         assertThat(row.status()).isEqualTo("rejected");
         assertThat(row.decidedBy()).isEqualTo("token:ci");
@@ -262,7 +262,7 @@ class WaitLifecycleTest {
         CommandReply again = agent.command(new OrderCommand.DeliverEvent(ORDER, "payment.received", null));
         agent.advance(Duration.ofHours(1));
 
-        assertThat(again.body()).isEqualTo(Json.object().put("delivered", false));
+        assertThat(again.body()).isEqualTo(Json.object().put("delivered", false).put("version", 4));
         assertThat(agent.tasks()).extracting(t -> ((NodeTask.ResumeNode) t).branch()).containsExactly("received");
     }
 
@@ -274,7 +274,7 @@ class WaitLifecycleTest {
         agent.advance(Duration.ofMinutes(30));
         CommandReply late = agent.command(new OrderCommand.DeliverEvent(ORDER, "payment.received", null));
 
-        assertThat(late.body()).isEqualTo(Json.object().put("delivered", false));
+        assertThat(late.body()).isEqualTo(Json.object().put("delivered", false).put("version", 4));
         assertThat(agent.state(ORDER).vars().has("payment_received")).as("nothing else happens").isFalse();
         assertThat(agent.tasks()).extracting(t -> ((NodeTask.ResumeNode) t).branch()).containsExactly("timeout");
         assertThat(agent.state(ORDER).timeline()).extracting(TimelineEntry::kind).contains("close:payment.received");

@@ -52,15 +52,31 @@ public sealed interface OrderCommand {
     /**
      * Decide an approval.
      *
-     * @param decision {@code approved} or {@code rejected}
-     * @param by       the decider to record, already resolved by the gateway from the caller
+     * @param decision        {@code approved} or {@code rejected}
+     * @param by              the decider to record, already resolved by the gateway from the caller
+     * @param expectedVersion the order's version the caller read ({@code If-Match}): the decision is refused when the
+     *                        order has changed since; {@code null} decides whatever the version
      */
-    record DecideApproval(String orderId, String nodeId, String decision, String by, String note)
-            implements OrderCommand {
+    record DecideApproval(String orderId, String nodeId, String decision, String by, String note,
+                          Long expectedVersion) implements OrderCommand {
+
+        /** A decision made whatever the order's version. */
+        public DecideApproval(String orderId, String nodeId, String decision, String by, String note) {
+            this(orderId, nodeId, decision, by, note, null);
+        }
     }
 
-    /** Cancel the order unless it has ended. */
-    record CancelOrder(String orderId, String reason) implements OrderCommand {
+    /**
+     * Cancel the order unless it has ended.
+     *
+     * @param expectedVersion as {@link DecideApproval#expectedVersion}
+     */
+    record CancelOrder(String orderId, String reason, Long expectedVersion) implements OrderCommand {
+
+        /** A cancel whatever the order's version. */
+        public CancelOrder(String orderId, String reason) {
+            this(orderId, reason, null);
+        }
     }
 
     /**

@@ -50,6 +50,14 @@ public final class OrderQueries {
     }
 
     /**
+     * The entity tag of an order at {@code version}, {@code "<version>"}: the {@code ETag} of {@link #ORDER}'s answer
+     * and of the public read, and what {@code If-Match} and {@code If-None-Match} name.
+     */
+    public static String etag(long version) {
+        return "\"" + version + "\"";
+    }
+
+    /**
      * The list query: each filter is optional; {@code limit} is held to 0..{@value #LIST_MAX}. {@code since} and
      * {@code until} bound {@code createdAt} (epoch milliseconds, inclusive); {@code sort} is {@value #SORT_CREATED}
      * or {@value #SORT_UPDATED}; {@code cursor} is the {@value #NEXT} of the page before.

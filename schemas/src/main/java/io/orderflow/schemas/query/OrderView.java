@@ -16,8 +16,8 @@ import java.util.Map;
 /**
  * The order's live state as the API shows it (the contract's "Order live state"): what {@code GET
  * /api/v1/orders/{id}} answers, the order socket pushes and the ops chat reads. Separate from the processor's stored
- * state, which keeps private fields (a sequence counter, the start request's fingerprint, its own timestamps and
- * version) this record has no component for.
+ * state, which keeps private fields (a sequence counter, the start request's fingerprint, its own timestamps) this
+ * record has no component for. It does show the state's {@code version}.
  *
  * <p>In this package, beside the queries it answers, rather than in {@code model}: it shows the pinned
  * {@link FlowVersion}, and {@code flows} already depends on {@code model}.
@@ -39,11 +39,14 @@ import java.util.Map;
  * @param instanceId the run instance driving the order
  * @param generation the generation of that instance
  * @param rollback   how the rollback settled, once it has
+ * @param version    raised by every change of the order: the command replies answer the version they produced, the
+ *                   read answers it as its {@code ETag}, and {@code If-Match} on a change names the version it expects;
+ *                   {@code null} in a view written by a processor that did not show it yet
  */
 public record OrderView(String orderId, OrderStatus status, @JsonInclude(JsonInclude.Include.ALWAYS) String reason,
                         JsonNode order, FlowVersion flow, Map<String, Node> nodes, Map<String, EdgeState> edges,
                         List<Wait> waits, JsonNode vars, List<TimelineItem> timeline, List<ChatMessage> chat,
-                        String instanceId, int generation, Rollback rollback) {
+                        String instanceId, int generation, Rollback rollback, Long version) {
 
     /** The collections are never null (an answer without one reads as empty); they are taken as given, not copied. */
     public OrderView {
