@@ -244,8 +244,9 @@ class DashboardStartBrowserTest {
         assertThat(nodes.get("first").get("fill").asString()).isNotEqualTo(nodes.get("second").get("fill").asString());
         assertThat(nodes.get("pay").get("status").asString()).isEqualTo("waiting");
         assertThat(nodes.get("pay").get("label").asString()).contains("waiting");
-        assertThat(nodes.get("refund").get("status").asString()).isEqualTo("skipped");
-        assertThat(nodes.get("refund").get("dash").asString()).as("skipped is dashed").isNotEqualTo("none");
+        // reported skipped, but the waiting payment can still time out into it: drawn as what can still run
+        // (DashboardGraphBrowserTest draws the skipped look on orders where a node can no longer run)
+        assertThat(nodes.get("refund").get("status").asString()).isEqualTo("pending");
         assertThat(nodes.get("ship").get("status").asString()).isEqualTo("pending");
         assertThat(graph.get("activeEdges").asInt()).isEqualTo(3);
         assertThat(graph.get("inactiveEdges").asInt()).isEqualTo(3);

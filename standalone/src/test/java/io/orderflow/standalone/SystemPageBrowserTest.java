@@ -84,8 +84,10 @@ class SystemPageBrowserTest {
                 .expectBody().returnResult().getResponseBody()).at("/orders/started").asLong();
         assertThat(shown).as("the orders started, as the meters count them").isGreaterThanOrEqualTo(3)
                 .isLessThanOrEqualTo(counted);
-        assertThat(browser.findElements(By.cssSelector("tr[data-group=orderflow-order-processor]"))).isNotEmpty();
-        assertThat(browser.findElements(By.cssSelector("tr[data-group=orderflow-flow-runner]"))).isNotEmpty();
+        // a group's lag is listed once its consumer has fetched and the page has refreshed after that
+        wait.until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("tr[data-group=orderflow-order-processor]")));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-group=orderflow-flow-runner]")));
         // the page refreshes every 5 seconds; from its second answer on it shows a rate
         wait.until(ExpectedConditions.textMatches(By.id("orders-started-rate"), java.util.regex.Pattern
                 .compile("^[0-9][0-9.,]*/s$")));
