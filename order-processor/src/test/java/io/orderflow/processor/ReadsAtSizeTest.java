@@ -17,6 +17,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -45,6 +46,7 @@ import static org.awaitility.Awaitility.await;
  * answer is right: the first page is the newest orders, a search finds exactly its customer's orders, the counts
  * add up to every order and follow the cancels, and the last page is reached by the cursor.
  */
+@Tag("fault") // the long fault and load runs: ./mvnw -B verify -Pfaults
 class ReadsAtSizeTest {
 
     private static final int ORDERS = 100_000;

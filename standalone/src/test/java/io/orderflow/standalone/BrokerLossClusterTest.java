@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +35,7 @@ import tools.jackson.databind.JsonNode;
  * and every node of every order ran once. The test logs when every order had been accepted and completed, counted
  * from the broker's stop (docs/operations.md).
  */
+@Tag("fault") // the long fault and load runs: ./mvnw -B verify -Pfaults
 class BrokerLossClusterTest {
 
     private static final Logger log = LoggerFactory.getLogger(BrokerLossClusterTest.class);

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -25,6 +26,7 @@ import tools.jackson.databind.JsonNode;
  * {@code GET /api/v1/system} say {@code degraded}, and an anonymous {@code GET /health} keeps the contract's body.
  * The broker comes back on the same port and data: readiness is UP again and a new order completes.
  */
+@Tag("fault") // the long fault and load runs: ./mvnw -B verify -Pfaults
 class BrokerOutageReadinessEndToEndTest {
 
     private static final Map<String, Object> CONTRACT = Map.of("ok", true, "service", "gateway");

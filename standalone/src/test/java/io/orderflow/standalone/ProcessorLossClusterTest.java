@@ -34,6 +34,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,7 @@ import tools.jackson.databind.JsonNode;
  * longest time no order completed, the slowest order from its first send to its completion, and the last 503.
  * {@code -Dfailover.standbys=0} runs it without standby tasks, for comparison.
  */
+@Tag("fault") // the long fault and load runs: ./mvnw -B verify -Pfaults
 class ProcessorLossClusterTest {
 
     private static final Logger log = LoggerFactory.getLogger(ProcessorLossClusterTest.class);

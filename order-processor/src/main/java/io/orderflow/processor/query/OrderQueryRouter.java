@@ -365,11 +365,17 @@ public class OrderQueryRouter {
         return new Pages.Answer(rows, next == null ? null : Pages.position(order, next));
     }
 
-    /** The stores of {@code name} of this instance's active tasks, one per partition. */
+    /**
+     * The stores of {@code name} of this instance's active tasks, one per partition: the task's own store while its
+     * processor is open ({@link LiveOrders#store}), else the interactive query's.
+     */
     private List<ReadOnlyKeyValueStore<String, byte[]>> partitions(KafkaStreams streams, String name) {
         List<ReadOnlyKeyValueStore<String, byte[]>> stores = new ArrayList<>();
-        streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task ->
-                stores.add(this.<byte[]>store(streams, name, task.taskId().partition()))));
+        streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task -> {
+            int partition = task.taskId().partition();
+            ReadOnlyKeyValueStore<String, byte[]> own = orderStreams.live().store(partition, name);
+            stores.add(own != null ? own : this.<byte[]>store(streams, name, partition));
+        }));
         return stores;
     }
 

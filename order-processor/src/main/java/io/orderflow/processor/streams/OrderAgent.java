@@ -115,8 +115,11 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         OrderState applyAll(OrderState before, List<OrderFact> facts, long now);
     }
 
-    /** @param live where the agent's tasks keep the orders they wrote last, for reads from other threads */
-    /** @param retention how long an ended order is kept after its last change before it is archived */
+    /**
+     * @param live      where the agent's tasks keep the orders they wrote last, and their index stores, for reads from
+     *                  other threads
+     * @param retention how long an ended order is kept after its last change before it is archived
+     */
     public OrderAgent(OrderDecider decider, Applier applier, Clock clock, Duration sweepInterval, int sweepBudget,
                       LiveOrders live, Duration retention) {
         this.retention = retention;
@@ -208,6 +211,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             orders = context.getStateStore(ORDERS);
             index = context.getStateStore(INDEX);
             approvals = context.getStateStore(APPROVALS);
+            latest.serve(INDEX, index);
+            latest.serve(APPROVALS, approvals);
             due = context.getStateStore(DUE);
             incidents = context.getStateStore(INCIDENTS);
             documents = context.getStateStore(DOCUMENTS);

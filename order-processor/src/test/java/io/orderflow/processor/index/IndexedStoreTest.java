@@ -74,6 +74,28 @@ class IndexedStoreTest {
         }
     }
 
+    @Test
+    void aSearchReadsTheRarerOfTwoWordsThatBothHaveMoreEntriesThanTheFirstCount() {
+        // given 2,600 orders of acme, 1,200 of them also of the customer cus_rare
+        KeyValueStore<String, byte[]> indexed = Stores.keyValueStoreBuilder(
+                IndexedStore.persistent("index", OrderIndex.INDEXER), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled().build();
+        indexed.init(context().getStateStoreContext(), indexed);
+        try {
+            for (int i = 0; i < 2_600; i++) {
+                OrderIndexRow row = row("ord_" + i, OrderStatus.QUEUED, i, i < 1_200 ? "cus_rare" : "cus_other");
+                indexed.put(OrderIndex.key(row.createdAt(), row.id()), OrderIndex.write(row));
+            }
+            // when a search names both words, then it reads the entries of the rarer
+            assertThat(OrderIndexReads.searchWord(List.of(indexed), "acme rare")).isEqualTo("rare");
+            assertThat(OrderIndexReads.page(List.of(indexed),
+                    io.orderflow.schemas.query.OrderQueries.ListQuery.of(null, null, "acme rare"), null).rows())
+                    .isNotEmpty().allSatisfy(row -> assertThat(row.get("customerId").asString()).isEqualTo("cus_rare"));
+        } finally {
+            indexed.close();
+        }
+    }
+
     private MockProcessorContext<Object, Object> context() {
         Properties config = new Properties();
         config.put("application.id", "indexed-store-test");
@@ -87,7 +109,11 @@ class IndexedStoreTest {
     }
 
     private static OrderIndexRow row(String id, OrderStatus status, long createdAt) {
+        return row(id, status, createdAt, "acme");
+    }
+
+    private static OrderIndexRow row(String id, OrderStatus status, long createdAt, String customerId) {
         return new OrderIndexRow(id, OrderType.STOREFRONT_ORDER, status, "Storefront order · acme", "flow", 1,
-                id + ".1", 1, "acme", "EUR", new BigDecimal("10.00"), "", createdAt, createdAt, null);
+                id + ".1", 1, customerId, "EUR", new BigDecimal("10.00"), "", createdAt, createdAt, null);
     }
 }
