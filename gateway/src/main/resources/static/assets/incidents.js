@@ -27,10 +27,11 @@ export function incidentsPage(main) {
   const order = new URLSearchParams(location.search).get('order');
   const status = h('p', { role: 'status', id: 'incidents-status', class: 'muted' });
   const list = h('div', { id: 'incidents-list' }, h('p', { class: 'muted' }, 'Loading incidents…'));
-  main.append(
-    order ? h('p', {}, 'Incidents of order ', h('a', { href: `/orders/${encodeURIComponent(order)}` }, order),
-      ' · ', h('a', { href: '/incidents', id: 'incidents-all' }, 'all incidents')) : null,
-    status, list);
+  if (order) {
+    main.append(h('p', {}, 'Incidents of order ', h('a', { href: `/orders/${encodeURIComponent(order)}` }, order),
+      ' · ', h('a', { href: '/incidents', id: 'incidents-all' }, 'all incidents')));
+  }
+  main.append(status, list);
 
   async function act(i, action, body) {
     status.textContent = '';

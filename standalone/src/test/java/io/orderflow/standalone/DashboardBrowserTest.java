@@ -69,6 +69,9 @@ class DashboardBrowserTest {
     static final String APPROVER = "arne@example.com";
     static final String VIEWER = "vera@example.com";
     static final Duration WAIT = Duration.ofSeconds(30);
+    /** The incidents page once its list has answered, with rows or without. */
+    private static final By LOADED_INCIDENTS = By.xpath(
+            "//div[@id='incidents-list' and not(contains(., 'Loading incidents'))]");
 
     private static StandaloneSystem system;
     static WebTestClient http;
@@ -721,7 +724,8 @@ class DashboardBrowserTest {
                 new Page("/back-office", "back-office", By.cssSelector("tr[data-order='" + b2b + "']")),
                 new Page("/webhooks", "webhooks", By.cssSelector("[data-subscription]")),
                 new Page("/team", "team", By.cssSelector("tr[data-person]")),
-                new Page("/flows", "flows", By.cssSelector("tr[data-flow=b2b_order]")));
+                new Page("/flows", "flows", By.cssSelector("tr[data-flow=b2b_order]")),
+                new Page("/incidents", "incidents", LOADED_INCIDENTS));
         for (Page page : pages) {
             open(browser, page.path());
             wait(browser).until(ExpectedConditions.presenceOfElementLocated(page.ready()));
@@ -733,6 +737,9 @@ class DashboardBrowserTest {
                 wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("node-details"), "Output"));
             }
             assertThat(browser.findElements(By.cssSelector("[role=alert]"))).as(page.path()).isEmpty();
+            if (page.name().equals("incidents")) { // nothing of the page's own code shows through as text
+                assertThat(browser.findElement(By.tagName("main")).getText()).doesNotContain("null", "undefined");
+            }
             // the whole page, up to a height a reader can take in
             Number height = (Number) ((JavascriptExecutor) browser).executeScript(
                     "return document.documentElement.scrollHeight");
@@ -748,6 +755,12 @@ class DashboardBrowserTest {
                 "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
         assertThat(overflow.intValue()).as("no sideways scrolling at 375 px").isLessThanOrEqualTo(0);
         pageScreenshot(browser, "order-phone");
+        open(browser, "/system");
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-service=gateway]")));
+        pageScreenshot(browser, "system-phone");
+        open(browser, "/incidents");
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(LOADED_INCIDENTS));
+        pageScreenshot(browser, "incidents-phone");
 
         WebDriver signedOut = browser();
         open(signedOut, "/sign-in");
