@@ -761,6 +761,12 @@ class DashboardBrowserTest {
         open(browser, "/incidents");
         wait(browser).until(ExpectedConditions.presenceOfElementLocated(LOADED_INCIDENTS));
         pageScreenshot(browser, "incidents-phone");
+        open(browser, "/back-office");
+        wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-order='" + b2b + "']")));
+        pageScreenshot(browser, "back-office-phone");
+        open(browser, "/orders/new");
+        wait(browser).until(ExpectedConditions.elementToBeClickable(By.id("start-flow")));
+        pageScreenshot(browser, "start-phone");
 
         WebDriver signedOut = browser();
         open(signedOut, "/sign-in");
