@@ -176,16 +176,7 @@ public final class OrderIndexReads {
         boolean ranged = query.since() != null || query.until() != null;
         boolean partial = false;
         if (!searched && !ranged) {
-            // one range read per partition: an iterator sees its store at one instant, so a change that moves an
-            // order from one status to another is seen whole or not at all
-            String prefix = OrderIndex.counter(query.type(), "");
-            for (ReadOnlyKeyValueStore<String, byte[]> store : stores) {
-                try (var counters = store.range(prefix, IndexScan.end(prefix))) {
-                    counters.forEachRemaining(counter -> counts.computeIfPresent(
-                            counter.key.substring(prefix.length()),
-                            (status, sum) -> sum + IndexedStore.counter(counter.value)));
-                }
-            }
+            counters(stores, query.type()).forEach((status, n) -> counts.computeIfPresent(status, (s, sum) -> sum + n));
         } else if (!searched) {
             for (OrderStatus status : OrderStatus.values()) {
                 try (IndexScan scan = createdRange(stores,
@@ -219,6 +210,23 @@ public final class OrderIndexReads {
             body.put("partial", true);
         }
         return body;
+    }
+
+    /**
+     * The counters the index keeps of orders of {@code type} (null: every type) by status, summed over the stores,
+     * keyed by the status's wire name. One range read per partition: an iterator sees its store at one instant, so a
+     * change that moves an order from one status to another is seen whole or not at all.
+     */
+    public static Map<String, Long> counters(List<ReadOnlyKeyValueStore<String, byte[]>> stores, String type) {
+        String prefix = OrderIndex.counter(type, "");
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (ReadOnlyKeyValueStore<String, byte[]> store : stores) {
+            try (var counters = store.range(prefix, IndexScan.end(prefix))) {
+                counters.forEachRemaining(counter -> counts.merge(counter.key.substring(prefix.length()),
+                        IndexedStore.counter(counter.value), Long::sum));
+            }
+        }
+        return counts;
     }
 
     /**

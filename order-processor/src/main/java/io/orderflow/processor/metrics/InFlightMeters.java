@@ -2,13 +2,12 @@ package io.orderflow.processor.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.orderflow.processor.index.OrderIndex;
-import io.orderflow.processor.store.IndexScan;
-import io.orderflow.processor.store.IndexedStore;
+import io.orderflow.processor.index.OrderIndexReads;
 import io.orderflow.processor.streams.OrderAgent;
 import io.orderflow.schemas.model.OrderStatus;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
@@ -16,7 +15,6 @@ import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 
 /**
@@ -24,8 +22,8 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
  * status that is not terminal ({@code queued}, {@code running}, {@code waiting}). The figures are of the
  * order index of this instance's active tasks, so the instances of a deployment add up to the whole (sum by status).
  * The figures are the index's counters per status (no walk of the rows). One read serves every gauge and every
- * scraper for {@link #REUSE}, however often the meters are read, and none while nobody scrapes. While the Streams application is
- * not running (a rebalance, a restore) the last figures stay.
+ * scraper for {@link #REUSE}, however often the meters are read, and none while nobody scrapes. While the Streams
+ * application is not running (a rebalance, a restore) the last figures stay.
  */
 public final class InFlightMeters {
 
@@ -72,17 +70,16 @@ public final class InFlightMeters {
         }
         Map<OrderStatus, Long> fresh = new EnumMap<>(OrderStatus.class);
         counts.keySet().forEach(status -> fresh.put(status, 0L));
-        // the counters the order index keeps per status, one range read over this instance's partitions
-        String prefix = OrderIndex.counter(null, "");
-        try (KeyValueIterator<String, byte[]> counters = current.store(StoreQueryParameters.fromNameAndType(
-                OrderAgent.INDEX, QueryableStoreTypes.<String, byte[]>keyValueStore()))
-                .range(prefix, IndexScan.end(prefix))) {
-            counters.forEachRemaining(counter -> {
-                OrderStatus status = OrderStatus.fromWire(counter.key.substring(prefix.length()));
-                if (status != null) {
-                    fresh.computeIfPresent(status, (s, n) -> n + IndexedStore.counter(counter.value));
-                }
-            });
+        // the counters the order index keeps per status, over this instance's partitions
+        try {
+            OrderIndexReads.counters(List.of(current.store(StoreQueryParameters.fromNameAndType(
+                    OrderAgent.INDEX, QueryableStoreTypes.<String, byte[]>keyValueStore()))), null)
+                    .forEach((wire, n) -> {
+                        OrderStatus status = OrderStatus.fromWire(wire);
+                        if (status != null) {
+                            fresh.computeIfPresent(status, (s, sum) -> sum + n);
+                        }
+                    });
         } catch (InvalidStateStoreException e) {
             return; // a rebalance began: keep the last figures
         }
