@@ -250,9 +250,10 @@ public final class StandaloneSystem implements AutoCloseable {
     }
 
     /**
-     * Gives the gateway a {@link ProcessorClient} whose reads of one order go straight to the processor's query
-     * routing in this JVM ({@link OrderQueryRouter}, which still forwards to the owner of a key over HTTP), instead of
-     * crossing HTTP into the processor and back. Lists stay on HTTP.
+     * Gives the gateway a {@link ProcessorClient} whose reads (one order, a page of the list, the counts, the approvals
+     * inbox) go straight to the processor's query routing in this JVM ({@link OrderQueryRouter}, which still forwards
+     * to the owner of a key and gathers from other instances over HTTP), instead of crossing HTTP into the processor
+     * and back.
      */
     private ApplicationContextInitializer<ConfigurableApplicationContext> inProcessOrderReads() {
         OrderQueryRouter router = processor.getBean(OrderQueryRouter.class);
@@ -260,7 +261,7 @@ public final class StandaloneSystem implements AutoCloseable {
             if (context instanceof GenericApplicationContext generic) {
                 generic.registerBean(ProcessorClient.class, () -> new ProcessorClient(
                         generic.getBean(GatewayProperties.class), generic.getBean(InternalToken.class),
-                        orderId -> router.order(orderId, false)));
+                        new InProcessReads(router)));
             }
         };
     }

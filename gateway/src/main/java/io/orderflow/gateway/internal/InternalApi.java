@@ -2,6 +2,7 @@ package io.orderflow.gateway.internal;
 
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.internal.InternalToken;
+import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
 import java.time.Duration;
 import java.util.function.Function;
@@ -66,6 +67,8 @@ public final class InternalApi {
                                     .ifPresent(wait -> entity.header(HttpHeaders.RETRY_AFTER, wait));
                             response.headers().header(HttpHeaders.ETAG).stream().findFirst()
                                     .ifPresent(entity::eTag);
+                            response.headers().header(OrderQueries.NEXT_HEADER).stream().findFirst()
+                                    .ifPresent(next -> entity.header(OrderQueries.NEXT_HEADER, next));
                             return entity.body(answer);
                         }))
                 .timeout(timeout)

@@ -32,7 +32,7 @@ class ApprovalsController {
 
     @Operation(operationId = "listApprovals", summary = "The approvals inbox, soonest deadline first (viewer)")
     @GetMapping("/api/v1/approvals")
-    Mono<ResponseEntity<String>> list(@Parameter(description = "pending when absent", schema = @Schema(
+    Mono<ResponseEntity<byte[]>> list(@Parameter(description = "pending when absent", schema = @Schema(
                                               allowableValues = {"pending", "approved", "rejected", "escalated",
                                                       "cancelled", "all"}))
                                       @RequestParam(required = false) String status,
@@ -50,19 +50,12 @@ class ApprovalsController {
             if (assignee != null && assignee.length() > ASSIGNEE_MAX) {
                 throw ApiException.badRequest("assignee must be at most " + ASSIGNEE_MAX + " characters");
             }
-            Map<String, Object> values = new LinkedHashMap<>();
-            values.put(OrderQueries.STATUS, wanted);
-            if (assignee != null && !assignee.isBlank()) {
-                values.put("assignee", assignee.trim());
-            }
-            if (cursor != null) {
-                values.put("cursor", OrdersController.checkCursor(cursor));
-            }
-            return values;
-        }).flatMap(values -> processor.get(uri -> {
-            uri.path(OrderQueries.APPROVALS);
-            values.keySet().forEach(name -> uri.queryParam(name, "{" + name + "}"));
-            return uri.build(values);
-        }));
+            return new InboxQuery(wanted, assignee == null || assignee.isBlank() ? null : assignee.trim(),
+                    OrdersController.checkCursor(cursor));
+        }).flatMap(query -> processor.approvals(query.status(), query.assignee(), query.cursor()));
+    }
+
+    /** The inbox query once checked: a status, the assignee (null: anyone) and the cursor (null: the first page). */
+    private record InboxQuery(String status, String assignee, String cursor) {
     }
 }

@@ -20,6 +20,7 @@ import io.orderflow.schemas.query.OrderQueries;
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -82,7 +83,7 @@ class OrdersController {
 
     @Operation(operationId = "listOrders")
     @GetMapping
-    Mono<ResponseEntity<String>> list(@Parameter(schema = @Schema(allowableValues = {"purchase_request", "b2b_order",
+    Mono<ResponseEntity<byte[]>> list(@Parameter(schema = @Schema(allowableValues = {"purchase_request", "b2b_order",
                                               "reorder", "subscription", "storefront_order"}))
                                       @RequestParam(required = false) String type,
                                       @Parameter(schema = @Schema(allowableValues = {"queued", "running", "waiting",
@@ -112,13 +113,15 @@ class OrdersController {
                     return new OrderQueries.ListQuery(type, status, q, epochMillis("since", since),
                             epochMillis("until", until), checkSort(sort), checkCursor(cursor), pageSize(limit));
                 })
-                .flatMap(query -> processor.get(uri -> listQuery(uri, query))
-                        .map(response -> paged(capList(response), exchange, cursor != null || limit != null)));
+                .flatMap(query -> {
+                    boolean paging = cursor != null || limit != null;
+                    return processor.orders(query, !paging).map(response -> paged(response, exchange));
+                });
     }
 
     @Operation(operationId = "countOrders")
     @GetMapping("/counts")
-    Mono<ResponseEntity<String>> counts(@Parameter(schema = @Schema(allowableValues = {"purchase_request",
+    Mono<ResponseEntity<byte[]>> counts(@Parameter(schema = @Schema(allowableValues = {"purchase_request",
                                                 "b2b_order", "reorder", "subscription", "storefront_order"}))
                                         @RequestParam(required = false) String type,
                                         @Parameter(description = "as the list's q")
@@ -132,13 +135,7 @@ class OrdersController {
                     return new OrderQueries.ListQuery(type, null, q, epochMillis("since", since),
                             epochMillis("until", until), null, null, OrderQueries.LIST_MAX);
                 })
-                .flatMap(query -> processor.get(uri -> {
-                    Map<String, Object> values = query.parameters();
-                    values.remove("limit");
-                    uri.path(OrderQueries.ORDER_COUNTS);
-                    values.keySet().forEach(name -> uri.queryParam(name, "{" + name + "}"));
-                    return uri.build(values);
-                }));
+                .flatMap(processor::counts);
     }
 
     @Operation(operationId = "getOrder")
@@ -274,23 +271,22 @@ class OrdersController {
     /**
      * The contract's answer is {@code { orders }}: a caller who did not page (no {@code cursor}, no {@code limit})
      * gets exactly that, and the next page's address in a {@code Link} header; one who pages gets {@code next} too.
+     * The processor writes the body either way (for a caller who did not page, with the cursor in a header), so it
+     * goes out as the bytes it came in.
      */
-    private static ResponseEntity<String> paged(ResponseEntity<String> response, ServerWebExchange exchange,
-                                                boolean paging) {
-        if (!response.getStatusCode().is2xxSuccessful() || response.getBody() == null) {
+    private static ResponseEntity<byte[]> paged(ResponseEntity<byte[]> response, ServerWebExchange exchange) {
+        String next = response.getHeaders().getFirst(OrderQueries.NEXT_HEADER);
+        if (next == null) {
             return response;
         }
-        OrderQueries.OrderList list = Json.read(response.getBody(), OrderQueries.OrderList.class);
-        if (paging || list.next() == null) {
-            return paging ? response : ResponseEntity.status(response.getStatusCode())
-                    .headers(response.getHeaders()).body(Json.write(new OrderQueries.OrderList(list.orders())));
-        }
-        String next = org.springframework.web.util.UriComponentsBuilder.fromPath("/api/v1/orders")
-                .query(exchange.getRequest().getURI().getRawQuery()).replaceQueryParam("cursor", list.next())
+        HttpHeaders headers = new HttpHeaders();
+        headers.putAll(response.getHeaders());
+        headers.remove(OrderQueries.NEXT_HEADER);
+        String link = org.springframework.web.util.UriComponentsBuilder.fromPath("/api/v1/orders")
+                .query(exchange.getRequest().getURI().getRawQuery()).replaceQueryParam("cursor", next)
                 .build().toUriString();
-        return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
-                .header("Link", "<" + next + ">; rel=\"next\"")
-                .body(Json.write(new OrderQueries.OrderList(list.orders())));
+        headers.add(HttpHeaders.LINK, "<" + link + ">; rel=\"next\"");
+        return ResponseEntity.status(response.getStatusCode()).headers(headers).body(response.getBody());
     }
 
     private static void checkIdempotencyKey(String key) {
@@ -305,29 +301,4 @@ class OrdersController {
             throw ApiException.notFound("Order " + id + " not found");
         }
     }
-
-    /**
-     * The processor's list query. The filters go in as URI variables, so they are encoded in full: a {@code q} with
-     * {@code +}, {@code &} or braces reaches the processor as the caller wrote it.
-     */
-    static URI listQuery(UriBuilder uri, OrderQueries.ListQuery query) {
-        Map<String, Object> values = query.parameters();
-        uri.path(OrderQueries.ORDERS);
-        values.keySet().forEach(name -> uri.queryParam(name, "{" + name + "}"));
-        return uri.build(values);
-    }
-
-    /** At most {@value OrderQueries#LIST_MAX} rows, whatever the processor sent. */
-    private static ResponseEntity<String> capList(ResponseEntity<String> response) {
-        if (!response.getStatusCode().is2xxSuccessful() || response.getBody() == null) {
-            return response;
-        }
-        OrderQueries.OrderList list = Json.read(response.getBody(), OrderQueries.OrderList.class);
-        if (list.orders().size() <= OrderQueries.LIST_MAX) {
-            return response;
-        }
-        return ResponseEntity.status(response.getStatusCode()).headers(response.getHeaders())
-                .body(Json.write(list.capped()));
-    }
-
 }

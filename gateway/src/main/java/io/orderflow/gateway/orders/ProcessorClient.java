@@ -28,8 +28,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * Interactive queries against the order-processor's internal HTTP API. Any instance answers: it forwards to the
  * owner of an order's key, and scatter-gathers a list across every instance. Where the processor runs in this JVM (the
- * standalone system), its launcher gives the gateway a client with {@link InProcessReads}: a read of one order then
- * goes straight to the processor's query routing instead of crossing HTTP twice. Lists stay on HTTP.
+ * standalone system), its launcher gives the gateway a client with {@link InProcessReads}: a read of one order, a
+ * page of the list, the counts and the approvals inbox then go straight to the processor's query routing instead of
+ * crossing HTTP twice.
  *
  * <p>The instances are {@code PROCESSOR_URLS} (or {@code PROCESSOR_URL}). A read goes to the instance that answered
  * the last one; when that one cannot be reached or answers a 5xx (it is rebalancing, or cannot reach the key's
@@ -52,12 +53,22 @@ public class ProcessorClient {
     private final InProcessReads inProcess;
 
     /**
-     * The reads of one order that a processor in this JVM answers, as {@code GET /internal/orders/{id}} would: status
-     * and UTF-8 JSON body. Its query routing still forwards to the owner of the key over HTTP.
+     * The reads that a processor in this JVM answers as its internal API would (status, UTF-8 JSON body and headers),
+     * without HTTP. Its query routing still forwards to the owner of a key, and gathers a list from the other
+     * instances, over HTTP.
      */
-    @FunctionalInterface
     public interface InProcessReads {
+        /** {@code GET /internal/orders/{id}}. */
         Mono<ResponseEntity<byte[]>> order(String orderId);
+
+        /** {@code GET /internal/orders} with {@code query}, the next page's cursor in a header when asked. */
+        Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean cursorInHeader);
+
+        /** {@code GET /internal/order-counts} with {@code query}'s filters. */
+        Mono<ResponseEntity<byte[]>> counts(OrderQueries.ListQuery query);
+
+        /** {@code GET /internal/approvals}. */
+        Mono<ResponseEntity<byte[]>> approvals(String status, String assignee, String cursor);
     }
 
     /** A client that reads over HTTP only (a gateway of its own). */
@@ -88,7 +99,64 @@ public class ProcessorClient {
      */
     public Mono<ResponseEntity<byte[]>> order(String orderId) {
         Function<UriBuilder, URI> uri = b -> b.path(OrderQueries.ORDER).build(orderId);
-        return read(instance -> inProcess == null ? apis.get(instance).getBytes(uri) : inProcess(orderId));
+        return read(instance -> inProcess == null ? apis.get(instance).getBytes(uri)
+                : inProcess(() -> inProcess.order(orderId)));
+    }
+
+    /**
+     * A page of the order list as the processor answers it, passed on as its bytes. With {@code cursorInHeader} the
+     * body is {@code {orders}} and the next page's cursor, if any, is the {@value OrderQueries#NEXT_HEADER} header;
+     * otherwise the body carries it as {@code next}.
+     */
+    public Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean cursorInHeader) {
+        if (inProcess != null) {
+            return inProcess(() -> inProcess.orders(query, cursorInHeader)).flatMap(ProcessorClient::answered);
+        }
+        return read(instance -> apis.get(instance).getBytes(uri -> {
+            Map<String, Object> values = query.parameters();
+            if (cursorInHeader) {
+                values.put(OrderQueries.CURSOR_IN_HEADER, true);
+            }
+            uri.path(OrderQueries.ORDERS);
+            values.keySet().forEach(name -> uri.queryParam(name, "{" + name + "}"));
+            return uri.build(values);
+        }));
+    }
+
+    /** The counts by status over {@code query}'s filters (its status, cursor and limit aside), as answered. */
+    public Mono<ResponseEntity<byte[]>> counts(OrderQueries.ListQuery query) {
+        if (inProcess != null) {
+            return inProcess(() -> inProcess.counts(query)).flatMap(ProcessorClient::answered);
+        }
+        return read(instance -> apis.get(instance).getBytes(uri -> {
+            Map<String, Object> values = query.parameters();
+            values.remove("limit");
+            values.remove(OrderQueries.STATUS);
+            values.remove("cursor");
+            uri.path(OrderQueries.ORDER_COUNTS);
+            values.keySet().forEach(name -> uri.queryParam(name, "{" + name + "}"));
+            return uri.build(values);
+        }));
+    }
+
+    /** A page of the approvals inbox by status and assignee (null: anyone), as answered. */
+    public Mono<ResponseEntity<byte[]>> approvals(String status, String assignee, String cursor) {
+        if (inProcess != null) {
+            return inProcess(() -> inProcess.approvals(status, assignee, cursor)).flatMap(ProcessorClient::answered);
+        }
+        Map<String, Object> values = new java.util.LinkedHashMap<>();
+        values.put(OrderQueries.STATUS, status);
+        if (assignee != null) {
+            values.put("assignee", assignee);
+        }
+        if (cursor != null) {
+            values.put("cursor", cursor);
+        }
+        return read(instance -> apis.get(instance).getBytes(uri -> {
+            uri.path(OrderQueries.APPROVALS);
+            values.keySet().forEach(name -> uri.queryParam(name, "{" + name + "}"));
+            return uri.build(values);
+        }));
     }
 
     /**
@@ -121,7 +189,7 @@ public class ProcessorClient {
         }
     }
 
-    /** GET on the internal API (lists, the approvals inbox), answered with the processor's status and JSON body. */
+    /** GET on the internal API (the incidents), answered with the processor's status and JSON body. */
     public Mono<ResponseEntity<String>> get(Function<UriBuilder, URI> uri) {
         return read(instance -> apis.get(instance).get(uri));
     }
@@ -170,18 +238,28 @@ public class ProcessorClient {
         return FAILED;
     }
 
-    /** A read of one order by the processor in this JVM; a failure other than an answer is the processor's 503. */
-    private Mono<ResponseEntity<byte[]>> inProcess(String orderId) {
-        return Mono.defer(() -> inProcess.order(orderId))
+    /** A read by the processor in this JVM; a failure other than an answer is the processor's 503. */
+    private Mono<ResponseEntity<byte[]>> inProcess(java.util.function.Supplier<Mono<ResponseEntity<byte[]>>> read) {
+        return Mono.defer(read)
                 .map(answer -> {
                     ResponseEntity.BodyBuilder entity = ResponseEntity.status(answer.getStatusCode())
                             .contentType(MediaType.APPLICATION_JSON);
                     if (answer.getHeaders().getETag() != null) {
                         entity.eTag(answer.getHeaders().getETag());
                     }
+                    String next = answer.getHeaders().getFirst(OrderQueries.NEXT_HEADER);
+                    if (next != null) {
+                        entity.header(OrderQueries.NEXT_HEADER, next);
+                    }
                     return entity.body(answer.getBody());
                 })
                 .timeout(TIMEOUT)
                 .onErrorMap(e -> !(e instanceof ApiException), e -> ApiException.unavailable(UNAVAILABLE));
+    }
+
+    /** An in-process answer as the HTTP reads pass it on: a 5xx becomes the 503 of {@link #read}. */
+    private static Mono<ResponseEntity<byte[]>> answered(ResponseEntity<byte[]> answer) {
+        return answer.getStatusCode().is5xxServerError()
+                ? Mono.error(ApiException.unavailable(failure(answer))) : Mono.just(answer);
     }
 }

@@ -60,7 +60,7 @@ public final class FakeQueryApi implements AutoCloseable {
         return lastListQuery.get();
     }
 
-    /** Makes the list answer this many extra made-up rows, ignoring its limit, to prove the gateway's cap. */
+    /** Makes the list match this many extra made-up rows besides the orders started (a long list, paged). */
     public void answerExtraRows(int rows) {
         extraRows = rows;
     }
@@ -69,7 +69,12 @@ public final class FakeQueryApi implements AutoCloseable {
         String path = exchange.getRequestURI().getPath();
         if (path.equals("/internal/orders")) {
             lastListQuery.set(exchange.getRequestURI().getRawQuery());
-            respond(exchange, 200, list(query(exchange.getRequestURI().getRawQuery())));
+            Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+            ObjectNode page = list(query);
+            if (Boolean.parseBoolean(query.get("cursorInHeader")) && page.has("next")) {
+                exchange.getResponseHeaders().set("Orderflow-Next", page.remove("next").asString());
+            }
+            respond(exchange, 200, page);
             return;
         }
         String id = path.substring("/internal/orders/".length());
@@ -141,7 +146,7 @@ public final class FakeQueryApi implements AutoCloseable {
         matching.stream().limit(limit)
                 .forEach(o -> rows.addObject().put("id", o.orderId()).put("type", o.type()).put("status", o.status())
                         .put("createdAt", o.createdAt()));
-        for (int i = 0; i < extraRows; i++) {
+        for (int i = 0; i < extraRows && rows.size() < limit; i++) {
             rows.addObject().put("id", "ord_extra" + i).put("type", "reorder").put("status", "queued");
         }
         if (matching.size() + extraRows > limit) {

@@ -35,9 +35,11 @@ public class InternalQueryController {
                                         @RequestParam(required = false) String cursor,
                                         @RequestParam(required = false) Integer limit,
                                         @RequestParam(name = OrderQueries.LOCAL, defaultValue = "false")
-                                        boolean local) {
+                                        boolean local,
+                                        @RequestParam(name = OrderQueries.CURSOR_IN_HEADER, defaultValue = "false")
+                                        boolean cursorInHeader) {
         return router.orders(new OrderQueries.ListQuery(type, status, q, since, until, sort, cursor,
-                limit == null ? OrderQueries.LIST_MAX : limit), local);
+                limit == null ? OrderQueries.LIST_MAX : limit), local, cursorInHeader);
     }
 
     @GetMapping(OrderQueries.ORDER_COUNTS)

@@ -190,6 +190,15 @@ public class OrderQueryRouter {
      * from its index ({@link OrderIndexReads}). 400 for a cursor this service did not write.
      */
     public Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean local) {
+        return orders(query, local, false);
+    }
+
+    /**
+     * {@link #orders(OrderQueries.ListQuery, boolean)}, with the next page's cursor in the
+     * {@value OrderQueries#NEXT_HEADER} header instead of the body when {@code cursorInHeader}: the body is then the
+     * contract's {@code {orders}} as it stands, for the gateway to pass on unread.
+     */
+    public Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean local, boolean cursorInHeader) {
         Pages.Order order = query.byUpdate() ? Pages.UPDATED : Pages.CREATED;
         Pages.Position after;
         try {
@@ -197,7 +206,7 @@ public class OrderQueryRouter {
         } catch (Pages.BadCursor e) {
             return Mono.just(json(HttpStatus.BAD_REQUEST, error(e.getMessage())));
         }
-        return gatherPages(OrderQueries.ORDER_ROWS, order, query.limit(), local,
+        return gatherPages(OrderQueries.ORDER_ROWS, order, query.limit(), local, cursorInHeader,
                 streams -> listPage(partitions(streams, OrderAgent.INDEX), query, after), peerOrders(query));
     }
 
@@ -288,7 +297,7 @@ public class OrderQueryRouter {
         } catch (Pages.BadCursor e) {
             return Mono.just(json(HttpStatus.BAD_REQUEST, error(e.getMessage())));
         }
-        return gatherPages(OrderQueries.APPROVAL_ROWS, APPROVALS_BY_DEADLINE, OrderQueries.APPROVALS_PAGE, local,
+        return gatherPages(OrderQueries.APPROVAL_ROWS, APPROVALS_BY_DEADLINE, OrderQueries.APPROVALS_PAGE, local, false,
                 streams -> inboxPage(partitions(streams, OrderAgent.APPROVALS), wanted, assignee, after),
                 b -> {
                     b.path(OrderQueries.APPROVALS).queryParam(OrderQueries.LOCAL, true)
@@ -334,6 +343,7 @@ public class OrderQueryRouter {
      * merged by {@link Pages#merge}. 503 while the stores cannot be queried or an instance does not answer.
      */
     private Mono<ResponseEntity<byte[]>> gatherPages(String field, Pages.Order order, int limit, boolean local,
+                                                     boolean cursorInHeader,
                                                      Function<KafkaStreams, Pages.Answer> localPage,
                                                      Function<UriBuilder, URI> peerUri) {
         KafkaStreams streams = orderStreams.streams().orElse(null);
@@ -346,7 +356,15 @@ public class OrderQueryRouter {
                         .retrieve().bodyToMono(byte[].class).timeout(PEER_TIMEOUT)
                         .map(body -> answer(field, order, Json.MAPPER.readTree(body))));
         return Flux.concat(mine, theirs).collectList()
-                .map(answers -> json(HttpStatus.OK, Pages.merge(field, answers, order, limit)))
+                .map(answers -> {
+                    ObjectNode page = Pages.merge(field, answers, order, limit);
+                    if (!cursorInHeader || !page.has(OrderQueries.NEXT)) {
+                        return json(HttpStatus.OK, page);
+                    }
+                    String next = page.remove(OrderQueries.NEXT).asString();
+                    return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+                            .header(OrderQueries.NEXT_HEADER, next).body(Json.MAPPER.writeValueAsBytes(page));
+                })
                 .onErrorResume(InvalidStateStoreException.class, e -> {
                     log.info("Stores not queryable yet: {}", e.getMessage());
                     return Mono.just(unavailable());

@@ -51,16 +51,17 @@ class ListMergeTest {
         OrderQueryRouter router = new OrderQueryRouter(new OrderStreams(TestSettings.processor()), null,
                 InternalToken.none()) {
             @Override
-            public Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean local) {
+            public Mono<ResponseEntity<byte[]>> orders(OrderQueries.ListQuery query, boolean local,
+                                                       boolean cursorInHeader) {
                 asked.add(query.limit());
                 return Mono.just(ResponseEntity.ok(new byte[] {'{', '}'}));
             }
         };
         InternalQueryController controller = new InternalQueryController(router);
 
-        controller.orders(null, null, null, null, null, null, null, 1_000, false);
-        controller.orders(null, null, null, null, null, null, null, 50, true);
-        controller.orders(null, null, null, null, null, null, null, null, false);
+        controller.orders(null, null, null, null, null, null, null, 1_000, false, false);
+        controller.orders(null, null, null, null, null, null, null, 50, true, false);
+        controller.orders(null, null, null, null, null, null, null, null, false, true);
 
         assertThat(asked).containsExactly(200, 50, 200);
     }

@@ -27,6 +27,15 @@ public final class OrderQueries {
     /** The field of {@link #INCIDENTS}' answer: {@code {incidents: [incidents, newest first]}}. */
     public static final String INCIDENT_ROWS = "incidents";
 
+    /**
+     * Query parameter of {@link #ORDERS}: {@code true} puts the next page's cursor in the {@link #NEXT_HEADER} header
+     * instead of the body, so the answer's body is the contract's {@code {orders}} as it is (the gateway passes it on
+     * without reading it).
+     */
+    public static final String CURSOR_IN_HEADER = "cursorInHeader";
+    /** The header of a {@link #CURSOR_IN_HEADER} answer that carries the next page's cursor, when there is one. */
+    public static final String NEXT_HEADER = "Orderflow-Next";
+
     /** Query parameter: {@code true} answers from this instance only (the fan-out calls of a scatter-gather). */
     public static final String LOCAL = "local";
     public static final String STATUS = "status";

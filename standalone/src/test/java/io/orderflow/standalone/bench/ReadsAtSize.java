@@ -30,6 +30,9 @@ import java.util.stream.Stream;
  * java -cp standalone/target/test-classes io.orderflow.standalone.bench.ReadsAtSize \
  *     &lt;exec-jar&gt; &lt;work-dir&gt; &lt;orders per step&gt; &lt;steps&gt; "&lt;jvm args&gt;"
  * </pre>
+ *
+ * With 0 steps it keeps the work directory a run before filled and only measures the reads on it, twice (the first
+ * round warms the JIT): a second jar can then be compared on the same orders.
  */
 public final class ReadsAtSize {
 
@@ -48,6 +51,10 @@ public final class ReadsAtSize {
         int perStep = Integer.parseInt(args[2]);
         int steps = Integer.parseInt(args[3]);
         List<String> jvmArgs = args.length > 4 ? Arrays.asList(args[4].trim().split("\\s+")) : List.of();
+        if (steps == 0) {
+            measureKept(jar, work, jvmArgs);
+            return;
+        }
         deleteTree(work);
         Files.createDirectories(work);
         Process system = start(jar, work, jvmArgs);
@@ -71,6 +78,22 @@ public final class ReadsAtSize {
             system.destroyForcibly().waitFor();
             System.out.println("killed with SIGKILL");
             system = restart(jar, work, jvmArgs, "restart after kill -9");
+        } finally {
+            stop(system, true);
+        }
+    }
+
+    /** The reads on the orders a previous run left in {@code work}, measured twice on one start. */
+    private static void measureKept(Path jar, Path work, List<String> jvmArgs) throws Exception {
+        Process system = restart(jar, work, jvmArgs, "start on the kept orders");
+        try {
+            int kept = io.orderflow.schemas.json.Json.MAPPER.readTree(get("/api/v1/orders/counts").body())
+                    .path("total").asInt();
+            System.out.printf("%-8s | %-22s | %-17s | %-17s%n", "orders", "read", "p50 / p99 ms, 4", "p50 / p99 ms, 32");
+            for (int round = 1; round <= 2; round++) {
+                System.out.printf("round %d%n", round);
+                measureReads(kept, system);
+            }
         } finally {
             stop(system, true);
         }
