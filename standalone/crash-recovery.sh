@@ -8,13 +8,14 @@
 # completed (lost) and the nodes run more than once; then min/median/max. It exits non-zero when a round missed the
 # goal (ready within 30 s, the new order completed within 10 s of ready, nothing lost or run twice).
 # Usage: standalone/crash-recovery.sh [rounds] [work-dir]   (from the repository root; builds the exec jar first)
-# Other JVM options for the system: CRASH_JVM_ARGS="..." (an empty value: a plain java -jar).
+# Other JVM options for the system: CRASH_JVM_ARGS="..." (an empty value: a plain java -jar). KEEP=N fills the system
+# with N orders before the first round, so every restart restores the state of N orders kept.
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-20}
 WORK=${2:-/tmp/orderflow-crash-recovery}
 args=(-B -q -pl standalone -am -Pcrash -DskipTests verify -Dcrash.rounds="$ROUNDS" -Dcrash.work="$WORK"
-  -Dcrash.seed="${SEED:-$(date +%s)}")
+  -Dcrash.seed="${SEED:-$(date +%s)}" -Dcrash.keep="${KEEP:-0}")
 if [ -n "${CRASH_JVM_ARGS+set}" ]; then
   args+=(-Dcrash.jvmArgs="$CRASH_JVM_ARGS")
 fi

@@ -1,5 +1,6 @@
-// The System page (operators): each service's readiness, orders per second, orders in flight by status, consumer lag
-// and incidents, from GET /api/v1/system, which reads the meters Prometheus scrapes. Refreshed every 5 seconds.
+// The System page (operators): each service's readiness, orders per second, orders in flight by status, consumer lag,
+// the stores being restored after an unclean stop and incidents, from GET /api/v1/system, which reads the meters
+// Prometheus scrapes. Refreshed every 5 seconds.
 import { h, mount, api, can, errorBox, table, time } from './lib.js';
 
 const REFRESH_MS = 5000;
@@ -19,6 +20,18 @@ function figures(id, entries, empty) {
   if (!entries.length) return h('p', { class: 'muted', id }, empty);
   return h('ul', { class: 'counts', id }, entries.map(([name, n]) =>
     h('li', { 'data-name': name }, `${String(name).replace('_', ' ')} `, h('strong', { class: 'n' }, String(n)))));
+}
+
+/** Stores a service restores from its changelogs after an unclean stop: it is not ready until they are whole. */
+function restoring(restores) {
+  if (!restores.length) return [];
+  return [h('h2', {}, 'Restoring stores'),
+    h('ul', { class: 'counts', id: 'restores' }, restores.map((r) => {
+      const percent = r.total > 0 ? Math.floor((100 * r.restored) / r.total) : 0;
+      return h('li', { 'data-application': r.application },
+        `${r.application} restoring: `, h('strong', {}, `${percent}%`),
+        ` (${Number(r.restored).toLocaleString()} of ${Number(r.total).toLocaleString()} records)`);
+    }))];
 }
 
 function render(view, s) {
@@ -50,6 +63,7 @@ function render(view, s) {
     h('h3', {}, 'In flight'),
     figures('in-flight', inFlight, 'No order in flight.'),
     h('h2', {}, 'Consumer lag'), lag,
+    ...restoring(s.restores || []),
     h('h2', {}, 'Incidents'),
     figures('incidents', Object.entries(s.incidents || {}), 'No incidents.'),
     h('p', {}, h('a', { href: '/incidents', id: 'system-incidents-link' }, 'Retry or dismiss incidents')),

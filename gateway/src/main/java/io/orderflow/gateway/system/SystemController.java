@@ -30,8 +30,9 @@ import reactor.core.scheduler.Schedulers;
 /**
  * {@code GET /api/v1/system} (operator): the system at a glance for the dashboard's System page, read from the same
  * meters Prometheus scrapes ({@link SystemScrape}) and the readiness group: each service's readiness and its parts,
- * orders started and ended with their rates, orders in flight by status, consumer lag by group and topic, incidents
- * by source and webhook deliveries by outcome.
+ * orders started and ended with their rates, orders in flight by status, consumer lag by group and topic, the stores
+ * a Kafka Streams application is restoring (records restored of the total), incidents by source and webhook
+ * deliveries by outcome.
  *
  * <p>The rates are over the time since the oldest of the answers of the last minute ({@link #WINDOW_NANOS}), once
  * that is a second or more: a page that polls every few seconds sees the rate of the last minute; the first answer,
@@ -91,6 +92,7 @@ class SystemController {
         orders.put("inFlight", byLabel(meters, "orderflow_orders_in_flight", "status"));
         body.put("orders", orders);
         body.put("lag", lag(meters));
+        body.put("restores", restores(meters));
         body.put("incidents", byLabel(meters, "orderflow_incidents", "source"));
         body.put("nodeFailures", byLabel(meters, "orderflow_nodes_executions", "type", "result", "failed"));
         body.put("webhookDeliveries", byLabel(meters, "orderflow_webhook_deliveries", "outcome"));
@@ -167,6 +169,26 @@ class SystemController {
             }
         });
         return new ArrayList<>(rows.values());
+    }
+
+    /**
+     * The Kafka Streams applications restoring their stores, each with the changelog records restored and to restore
+     * since it last ran ({@code orderflow_streams_restore_records}; both 0 once it runs, and then it is not listed).
+     */
+    private static List<Map<String, Object>> restores(MetricSnapshots meters) {
+        Map<String, Map<String, Object>> rows = new TreeMap<>();
+        points(meters, "orderflow_streams_restore_records", (labels, value) -> {
+            String application = labels.get("application");
+            String records = labels.get("records");
+            if (application != null && records != null) {
+                rows.computeIfAbsent(application, name -> {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("application", name);
+                    return row;
+                }).put(records, value.longValue());
+            }
+        });
+        return rows.values().stream().filter(row -> row.get("total") instanceof Long total && total > 0).toList();
     }
 
     /** The sum of a counter's or gauge's points by one label, those whose {@code filter} label has its value. */

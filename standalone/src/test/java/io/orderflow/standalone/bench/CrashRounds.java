@@ -41,9 +41,13 @@ import tools.jackson.databind.JsonNode;
  * and maximum. It exits non-zero when any round missed the goal: ready within 30 s, the new order completed within
  * 10 s of ready, nothing lost or run twice.
  *
+ * With {@code --keep=N} the system first takes N storefront orders (256 in flight) and the rounds start once every
+ * one has completed, so each restart restores the state of N orders kept; after the last round every order kept must
+ * still be there and completed.
+ *
  * <pre>
  * java ... CrashRounds --jar=standalone/target/standalone-0.1.0-SNAPSHOT-exec.jar --rounds=20 [--work=DIR]
- *      [--jvm-args="..."] [--port=28180] [--kafka-port=29192] [--seed=N]
+ *      [--jvm-args="..."] [--port=28180] [--kafka-port=29192] [--seed=N] [--keep=N]
  * </pre>
  */
 public final class CrashRounds {
@@ -69,6 +73,8 @@ public final class CrashRounds {
     /** Every order the system accepted: idempotency key to order id. */
     private final Map<String, String> accepted = new ConcurrentHashMap<>();
     private final AtomicInteger keys = new AtomicInteger();
+    /** Orders the rounds started to time the first completion after a restart. */
+    private final AtomicInteger probes = new AtomicInteger();
     private Process process;
     private long startedAt;
 
@@ -104,16 +110,18 @@ public final class CrashRounds {
         long seed = Long.parseLong(options.getOrDefault("seed", String.valueOf(System.currentTimeMillis())));
         List<String> jvmArgs = Arrays.stream(options.getOrDefault("jvm-args", "").split("\\s+"))
                 .filter(s -> !s.isBlank()).toList();
+        int keep = Integer.parseInt(options.getOrDefault("keep", "0"));
         CrashRounds crash = new CrashRounds(jar.toAbsolutePath(), jvmArgs, work.toAbsolutePath(),
                 Integer.parseInt(options.getOrDefault("port", "28180")),
                 Integer.parseInt(options.getOrDefault("kafka-port", "29192")));
-        System.out.printf("crash rounds: %d, seed %d, jar %s, JVM options [%s], data and logs in %s%n", rounds, seed,
-                jar, String.join(" ", jvmArgs), work);
-        List<Round> done = crash.run(rounds, new Random(seed));
-        System.exit(done.stream().allMatch(Round::metGoal) ? 0 : 1);
+        System.out.printf("crash rounds: %d, seed %d, jar %s, JVM options [%s], %,d orders kept, data and logs in %s%n",
+                rounds, seed, jar, String.join(" ", jvmArgs), keep, work);
+        List<Round> done = crash.run(rounds, keep, new Random(seed));
+        boolean keptWhole = keep == 0 || crash.keptWhole(keep);
+        System.exit(keptWhole && done.stream().allMatch(Round::metGoal) ? 0 : 1);
     }
 
-    private List<Round> run(int rounds, Random random) throws Exception {
+    private List<Round> run(int rounds, int keep, Random random) throws Exception {
         for (int taken : new int[] {port, kafkaPort}) {
             try (java.net.ServerSocket probe = new java.net.ServerSocket(taken)) {
                 probe.setReuseAddress(true);
@@ -131,6 +139,16 @@ public final class CrashRounds {
             start();
             double first = awaitReady();
             System.out.printf("first start ready in %.1f s%n", first);
+            if (keep > 0) {
+                long filling = System.nanoTime();
+                Fill.fill(base, 0, keep, 256);
+                long deadline = System.nanoTime() + GIVE_UP.toNanos();
+                while (completed() < keep && System.nanoTime() < deadline) {
+                    sleep(1000);
+                }
+                System.out.printf("kept %,d orders, completed %,d, in %.0f s%n", keep, completed(),
+                        (System.nanoTime() - filling) / 1e9);
+            }
             header();
             for (int i = 1; i <= rounds; i++) {
                 Round round = round(i, POINTS[(i - 1) % POINTS.length], random);
@@ -205,6 +223,9 @@ public final class CrashRounds {
                         sleep(100);
                     }
                 }
+                if (id != null) {
+                    probes.incrementAndGet();
+                }
                 if (id != null && awaitCompleted(id, Duration.ofNanos(deadline - System.nanoTime()))) {
                     completed = (System.nanoTime() - readyNanos) / 1e9;
                 } else {
@@ -238,6 +259,37 @@ public final class CrashRounds {
             }
             return new Round(number, killedAt, loadAtKill, point, ready >= 0 ? readyAt : -1, completed,
                     accepted.size() - before, lost, twice, note);
+        }
+    }
+
+    /** Orders completed, by the counts. */
+    private long completed() {
+        JsonNode counts = get("/api/v1/orders/counts");
+        return counts == null ? -1 : counts.path("counts").path("completed").asLong();
+    }
+
+    /**
+     * After the rounds: whether every order kept and every order the rounds started has completed (by the counts,
+     * waiting for the last restart's orders to end).
+     */
+    boolean keptWhole(int keep) throws Exception {
+        start();
+        awaitReady();
+        try {
+            long expected = keep + accepted.size() + probes.get();
+            long deadline = System.nanoTime() + GIVE_UP.toNanos();
+            JsonNode counts = get("/api/v1/orders/counts");
+            while ((counts == null || counts.path("counts").path("completed").asLong() < expected)
+                    && System.nanoTime() < deadline) {
+                sleep(1000);
+                counts = get("/api/v1/orders/counts");
+            }
+            System.out.printf("after the rounds: %s (orders kept %,d, accepted in the rounds %,d, probes %d)%n",
+                    counts, keep, accepted.size(), probes.get());
+            return counts != null && counts.path("counts").path("completed").asLong() >= expected;
+        } finally {
+            process.destroy();
+            process.waitFor(60, TimeUnit.SECONDS);
         }
     }
 
