@@ -2,6 +2,7 @@ package io.orderflow.schemas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.orderflow.schemas.clock.ClockSetting;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
@@ -140,6 +141,7 @@ class GoldenJsonTest {
                 List.of("acme.example")));
         samples.put("flow-record", new FlowRecord("storefront_order", "Storefront order", "Pay, ship, done",
                 OrderType.STOREFRONT_ORDER, 1, AT, List.of(flow)));
+        samples.put("clock-setting", new ClockSetting(7_200_000L, AT, "ops@example.com"));
         return samples.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
     }
 

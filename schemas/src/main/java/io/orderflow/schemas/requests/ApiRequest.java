@@ -31,7 +31,8 @@ public enum ApiRequest {
     ADD_PERSON("add-person.json", PersonRules::check),
     UPDATE_PERSON("update-person.json", body -> List.of()),
     CREATE_TOKEN("create-token.json", body -> List.of()),
-    REPLAY_WEBHOOK_DELIVERIES("replay-webhook-deliveries.json", WebhookReplayRules::check);
+    REPLAY_WEBHOOK_DELIVERIES("replay-webhook-deliveries.json", WebhookReplayRules::check),
+    SET_CLOCK("set-clock.json", ClockRules::check);
 
     public static final String INVALID_BODY = "Invalid request body";
     public static final String INVALID_JSON = "Request body is not valid JSON";

@@ -1,5 +1,6 @@
 package io.orderflow.schemas.topics;
 
+import io.orderflow.schemas.clock.ClockSetting;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.customers.Customer;
@@ -76,6 +77,14 @@ public final class Topics {
     public static final Topic<String, byte[]> ORDERS_ARCHIVE =
             new Topic<>("orders-archive", KEY, Serdes.ByteArray(), false,
                     Map.of("retention.ms", String.valueOf(Duration.ofDays(30).toMillis())));
+
+    /**
+     * Key: {@link ClockSetting#KEY}, one partition. The service clock's offset, written by the gateway's clock routes
+     * and followed by every service started with {@code CLOCK_CONTROL=true}. Not in {@link #ALL}: a deployment
+     * without clock control never has it; a service with clock control creates it when it is missing.
+     */
+    public static final Topic<String, ClockSetting> CLOCK =
+            new Topic<>("clock", KEY, JsonSerde.of(ClockSetting.class), true);
 
     /** Every topic the system creates at start when missing. */
     public static final List<Topic<?, ?>> ALL = List.of(
