@@ -72,9 +72,17 @@ public final class TopicProvisioner {
      * @throws IllegalStateException when the cluster cannot be reached (wrong credentials, say) or refuses
      */
     public static void createMissing(KafkaSettings kafka, int partitions) {
+        createMissing(kafka, Topics.ALL, partitions);
+    }
+
+    /**
+     * Creates those of {@code topics} that are missing, as {@link #createMissing(KafkaSettings, int)} does the
+     * registry's: for a topic only some deployments have (the service clock's).
+     */
+    public static void createMissing(KafkaSettings kafka, List<Topic<?, ?>> topics, int partitions) {
         try (Admin admin = admin(kafka)) {
             Set<String> existing = admin.listTopics().names().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            List<NewTopic> missing = Topics.ALL.stream()
+            List<NewTopic> missing = topics.stream()
                     .filter(topic -> !existing.contains(topic.name()))
                     .map(topic -> newTopic(topic, partitions, kafka))
                     .toList();
