@@ -2,12 +2,16 @@ package io.orderflow.processor;
 
 import io.orderflow.internal.InternalApiGuard;
 import io.orderflow.kafka.TopicCheck;
+import io.orderflow.kafka.clock.ClockFollower;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
+import java.time.Clock;
 import java.util.Map;
 
 /**
@@ -34,5 +38,25 @@ public class OrderProcessorApplication {
     @Bean
     TopicCheck topicCheck(ProcessorProperties properties) {
         return new TopicCheck(properties.kafka());
+    }
+
+    /**
+     * With {@code CLOCK_CONTROL=true}: the service clock, kept at the {@code clock} topic's setting. A lifecycle of
+     * phase 0, so it has read the topic before the streams start.
+     */
+    @Bean
+    @ConditionalOnProperty(name = "orderflow.clock.control", havingValue = "true")
+    ClockFollower clockFollower(ProcessorProperties properties) {
+        return new ClockFollower(properties.kafka(), "order-processor");
+    }
+
+    /**
+     * The time the agent decides by (deadlines, escalations, polls, retention, every time it records): real time, or
+     * the service clock under clock control.
+     */
+    @Bean
+    Clock orderClock(ObjectProvider<ClockFollower> clockFollower) {
+        ClockFollower follower = clockFollower.getIfAvailable();
+        return follower == null ? Clock.systemUTC() : follower.clock();
     }
 }

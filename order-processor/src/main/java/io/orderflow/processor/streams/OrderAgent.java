@@ -217,7 +217,10 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             incidents = context.getStateStore(INCIDENTS);
             documents = context.getStateStore(DOCUMENTS);
             archived = context.getStateStore(ARCHIVED);
-            context.schedule(sweepInterval, PunctuationType.WALL_CLOCK_TIME, this::sweep);
+            // The punctuator runs on real time; the timers are due by the agent's clock, which with clock control
+            // is ahead of it: each sweep fires what that clock has made due, so a change of the clock is acted on at
+            // the next sweep.
+            context.schedule(sweepInterval, PunctuationType.WALL_CLOCK_TIME, ignored -> sweep(clock.millis()));
         }
 
         /**
@@ -245,9 +248,13 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             }
         }
 
-        /** A record to send because of the one being processed: it carries that record's trace context. */
+        /**
+         * A record to send because of the one being processed: it carries that record's trace context. Its Kafka
+         * timestamp is real time, whatever the agent's clock says: a broker refuses records stamped far in the future
+         * ({@code log.message.timestamp.after.max.ms}), and a webhook replay's window is in real time.
+         */
         private Record<String, Object> caused(String key, Object value, long now) {
-            return new Record<>(key, value, now, TraceHeaders.carried(cause));
+            return new Record<>(key, value, context.currentSystemTimeMs(), TraceHeaders.carried(cause));
         }
 
         private void command(String key, CommandEnvelope envelope, long now) {

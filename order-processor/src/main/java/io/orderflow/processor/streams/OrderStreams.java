@@ -36,23 +36,28 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
 
     private final ProcessorProperties settings;
     private final OrderAgent.Applier applier;
+    private final Clock clock;
     private final LiveOrders live;
     private volatile StartedStreams streams;
     private volatile HostInfo self;
 
     public OrderStreams(ProcessorProperties settings) {
-        this(settings, OrderApplier::applyAll);
+        this(settings, OrderApplier::applyAll, Clock.systemUTC());
     }
 
-    /** @param applier applies the agent's facts: {@link OrderApplier#applyAll}, or a bean that observes it */
+    /**
+     * @param applier applies the agent's facts: {@link OrderApplier#applyAll}, or a bean that observes it
+     * @param clock   the time the agent decides by: real time, or the service clock under clock control
+     */
     @Autowired
-    public OrderStreams(ProcessorProperties settings, ObjectProvider<OrderAgent.Applier> applier) {
-        this(settings, applier.getIfAvailable(() -> OrderApplier::applyAll));
+    public OrderStreams(ProcessorProperties settings, ObjectProvider<OrderAgent.Applier> applier, Clock clock) {
+        this(settings, applier.getIfAvailable(() -> OrderApplier::applyAll), clock);
     }
 
-    private OrderStreams(ProcessorProperties settings, OrderAgent.Applier applier) {
+    private OrderStreams(ProcessorProperties settings, OrderAgent.Applier applier, Clock clock) {
         this.settings = settings;
         this.applier = applier;
+        this.clock = clock;
         this.live = new LiveOrders(settings.streams().liveOrdersPerPartition());
     }
 
@@ -62,7 +67,7 @@ public class OrderStreams implements ApplicationListener<WebServerInitializedEve
             return;
         }
         self = new HostInfo(advertisedHost(), event.getWebServer().getPort());
-        streams = StreamsApp.start("order-processor", OrderTopology.build(settings.agentSettings(), Clock.systemUTC(),
+        streams = StreamsApp.start("order-processor", OrderTopology.build(settings.agentSettings(), clock,
                 OrderTopology.SWEEP_BUDGET, applier, live), properties(self));
         log.info("Order processor streams started, serving queries as {}:{}", self.host(), self.port());
     }

@@ -160,6 +160,14 @@ final class AgentDriver implements AutoCloseable {
         reports.pipeInput(key, report);
     }
 
+    /**
+     * Moves only the driver's wall-clock time, firing due punctuations: real time passing while the agent's clock is
+     * where clock control put it (see {@link #clock}, moved alone).
+     */
+    void advanceWallClock(Duration by) {
+        driver.advanceWallClockTime(by);
+    }
+
     /** Moves the clock and the driver's wall-clock time together, firing due punctuations. */
     void advance(Duration by) {
         clock.advance(by);
