@@ -2,6 +2,7 @@ package io.orderflow.runner;
 
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicCheck;
+import io.orderflow.kafka.clock.ClockFollower;
 import io.orderflow.runner.connectors.Connectors;
 import io.orderflow.runner.flows.FlowPublisher;
 import io.orderflow.runner.flows.FlowValidator;
@@ -11,6 +12,8 @@ import io.orderflow.runner.replenishment.Replenishment;
 import io.orderflow.runner.run.RunEngine;
 import io.orderflow.runner.run.RunSettings;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
@@ -20,9 +23,24 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 @EnableScheduling
 public class RunnerConfiguration {
 
+    /**
+     * With {@code CLOCK_CONTROL=true}: the service clock, kept at the {@code clock} topic's setting. A lifecycle of
+     * phase 0, so it has read the topic before the streams start.
+     */
     @Bean
-    Clock runnerClock() {
-        return Clock.systemUTC();
+    @ConditionalOnProperty(name = "orderflow.clock.control", havingValue = "true")
+    ClockFollower clockFollower(RunnerProperties properties) {
+        return new ClockFollower(properties.kafka(), "flow-runner");
+    }
+
+    /**
+     * The time the runner decides by (sleeps, retry backoff, the daily replenishment, every time it reports): real
+     * time, or the service clock under clock control.
+     */
+    @Bean
+    Clock runnerClock(ObjectProvider<ClockFollower> clockFollower) {
+        ClockFollower follower = clockFollower.getIfAvailable();
+        return follower == null ? Clock.systemUTC() : follower.clock();
     }
 
     /** Where the cluster is, for the parts of the runner that hold no other settings (the replenishment job). */

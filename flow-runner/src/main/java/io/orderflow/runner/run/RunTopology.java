@@ -144,7 +144,9 @@ public final class RunTopology {
             this.instances = context.getStateStore(INSTANCES);
             this.timers = context.getStateStore(TIMERS);
             this.documents = context.getStateStore(DOCUMENTS);
-            context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweep());
+            // on real time; the timers are due by the engine's clock (sweep), so a change of the service clock is
+            // acted on at the next sweep
+            context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, ignored -> sweep());
         }
 
         @Override
@@ -332,21 +334,24 @@ public final class RunTopology {
             if (effects.instance() != null) {
                 instances.put(orderId, effects.instance());
             }
-            long now = engine.now();
             for (RunReport report : effects.reports()) {
-                context.forward(caused(orderId, report, now), REPORTS);
+                context.forward(caused(orderId, report), REPORTS);
             }
             for (OrderEvent event : effects.events()) {
-                context.forward(caused(orderId, event, now), EVENTS);
+                context.forward(caused(orderId, event), EVENTS);
             }
             for (NodeTask task : effects.tasks()) {
-                context.forward(caused(orderId, task, now), TASKS);
+                context.forward(caused(orderId, task), TASKS);
             }
         }
 
-        /** A record to send because of the task or timer being handled: it carries its trace context. */
-        private Record<String, Object> caused(String orderId, Object value, long now) {
-            return new Record<>(orderId, value, now, TraceHeaders.carried(cause));
+        /**
+         * A record to send because of the task or timer being handled: it carries its trace context. Its Kafka
+         * timestamp is real time, whatever the engine's clock says: a broker refuses records stamped far in the
+         * future ({@code log.message.timestamp.after.max.ms}), and a webhook replay's window is in real time.
+         */
+        private Record<String, Object> caused(String orderId, Object value) {
+            return new Record<>(orderId, value, context.currentSystemTimeMs(), TraceHeaders.carried(cause));
         }
 
         /** Big-endian due time first, so the store iterates timers in due order. */

@@ -124,6 +124,15 @@ final class RunnerHarness implements AutoCloseable {
         drain();
     }
 
+    /**
+     * Moves only the wall-clock time the punctuator runs on, leaving the engine's clock where clock control put it
+     * ({@link #clock}, moved alone), and lets it sweep.
+     */
+    void advanceWallClock(Duration duration) {
+        driver.advanceWallClockTime(duration);
+        drain();
+    }
+
     /** Moves the clock and lets the wall-clock punctuator sweep due timers. */
     void advance(Duration duration) {
         clock.advance(duration);
