@@ -1,5 +1,6 @@
-// The team's audit log: every change to the team (people added, roles changed, people disabled or enabled, passwords
-// reset, tokens created or revoked) with who made it, newest first, a page of 50 at a time with the API's cursor.
+// The audit log: every change to the team (people added, roles changed, people disabled or enabled, passwords reset,
+// tokens created or revoked) and to the service clock of a test system (advanced, pinned, reset) with who made it,
+// newest first, a page of 50 at a time with the API's cursor.
 import { h, mount, api, can, timeEl, table, errorBox } from './lib.js';
 
 const PAGE_SIZE = 50;
@@ -12,6 +13,9 @@ const ACTIONS = {
   'person.password_reset': 'Password reset',
   'token.created': 'Token created',
   'token.revoked': 'Token revoked',
+  'clock.advanced': 'Clock advanced',
+  'clock.pinned': 'Clock set',
+  'clock.reset': 'Clock reset',
 };
 
 export function auditPage(main) {
@@ -57,7 +61,7 @@ export function auditPage(main) {
     }
   }
   mount(main, h('h1', {}, 'Audit'),
-    h('p', { class: 'muted' }, 'Every change to the team and its API tokens, and who made it. Newest first.'),
+    h('p', { class: 'muted' }, 'Every change to the team, its API tokens and the service clock, and who made it. Newest first.'),
     pager, list);
   load();
   return null;

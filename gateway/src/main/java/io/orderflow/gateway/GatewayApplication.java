@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import io.orderflow.internal.InternalToken;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicCheck;
+import io.orderflow.kafka.clock.ClockSettings;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -16,7 +17,7 @@ import org.springframework.context.annotation.Import;
 /** The HTTP surface of the order workflow service. Its settings live in {@code gateway.yaml}. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
-@EnableConfigurationProperties({KafkaSettings.class, InternalToken.class})
+@EnableConfigurationProperties({KafkaSettings.class, InternalToken.class, ClockSettings.class})
 @Import(TopicCheck.class)
 public class GatewayApplication {
 
@@ -31,7 +32,10 @@ public class GatewayApplication {
         return app;
     }
 
-    /** The server clock: signature timestamps, session expiry and the guess window are checked against it. */
+    /**
+     * The server clock: signature timestamps, session expiry, the guess window and the audit log are checked against
+     * it. It is real time under clock control too: the service clock ({@code clock.ClockControl}) adds its offset to it.
+     */
     @Bean
     @ConditionalOnMissingBean
     Clock clock() {

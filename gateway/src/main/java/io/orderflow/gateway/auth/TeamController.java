@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -57,11 +56,13 @@ class TeamController {
     private final Clock clock;
     private final Access access;
     private final Scheduler hashing;
-    private final AtomicLong auditSequence = new AtomicLong();
+    private final AuditLog auditLog;
 
     TeamController(PrincipalDirectory directory, PrincipalAuthenticator authenticator, AuthProperties settings,
-                   RequestValidator validator, PasswordEncoder passwords, Clock clock, Access access, Pools pools) {
+                   RequestValidator validator, PasswordEncoder passwords, Clock clock, Access access, Pools pools,
+                   AuditLog auditLog) {
         this.access = access;
+        this.auditLog = auditLog;
         this.hashing = pools.passwords();
         this.directory = directory;
         this.authenticator = authenticator;
@@ -294,10 +295,10 @@ class TeamController {
 
     // ---- audit log -----------------------------------------------------------------------------------------------
 
-    @Operation(operationId = "listTeamAudit", summary = "The team's audit log, newest first, a page at a time",
+    @Operation(operationId = "listTeamAudit", summary = "The audit log, newest first, a page at a time",
             description = "Every change to the team (person added, role changed, disabled, enabled, password reset; "
-                    + "token created, revoked) with who made it. cursor is the next of the page before; limit is 1 "
-                    + "to 200, default 50.")
+                    + "token created, revoked) and to the service clock (advanced, pinned, reset) with who made it. "
+                    + "cursor is the next of the page before; limit is 1 to 200, default 50.")
     @GetMapping("/audit")
     Mono<AuditPage> audit(@RequestParam(required = false) String cursor,
                           @RequestParam(required = false) String limit) {
@@ -331,10 +332,7 @@ class TeamController {
 
     /** Records a change to the team once it is saved; the entry names the caller who made it. */
     private Mono<Void> audit(Caller caller, String action, String targetId, String target, String summary) {
-        long now = clock.millis();
-        // time first, then this instance's sequence: newest first even for changes within one millisecond
-        String id = String.format("%013d_%012d_%s", now, auditSequence.incrementAndGet(), Secrets.random(3));
-        return directory.record(new AuditEntry(id, now, createdBy(caller), action, targetId, target, summary));
+        return auditLog.record(caller, action, targetId, target, summary);
     }
 
     private Mono<Caller> caller(ServerWebExchange exchange) {
@@ -342,6 +340,6 @@ class TeamController {
     }
 
     private static String createdBy(Caller caller) {
-        return caller.identity() != null ? caller.identity() : caller.kind();
+        return AuditLog.actor(caller);
     }
 }

@@ -20,7 +20,8 @@ public enum RequestSchema {
     ADD_PERSON("AddPersonRequest", ApiRequest.ADD_PERSON),
     UPDATE_PERSON("UpdatePersonRequest", ApiRequest.UPDATE_PERSON),
     CREATE_TOKEN("CreateTokenRequest", ApiRequest.CREATE_TOKEN),
-    REPLAY_WEBHOOK_DELIVERIES("ReplayWebhookDeliveriesRequest", ApiRequest.REPLAY_WEBHOOK_DELIVERIES);
+    REPLAY_WEBHOOK_DELIVERIES("ReplayWebhookDeliveriesRequest", ApiRequest.REPLAY_WEBHOOK_DELIVERIES),
+    SET_CLOCK("SetClockRequest", ApiRequest.SET_CLOCK);
 
     private final String componentName;
     private final ApiRequest request;

@@ -248,6 +248,10 @@ class AuthMatrixTest {
             case "POST /api/v1/incidents/{id}/dismiss" ->
                     new Probe("/api/v1/incidents/" + ORDER + ":1/dismiss", "{\"note\": \" \"}", 400);
             case "GET /api/v1/system" -> new Probe("/api/v1/system", "", 200);
+            // clock control is off in both deployments: the clock routes answer as unknown ones
+            case "GET /api/v1/clock" -> new Probe("/api/v1/clock", "", 404);
+            case "POST /api/v1/clock" -> new Probe("/api/v1/clock", "{\"advanceBy\": \"PT1H\"}", 404);
+            case "DELETE /api/v1/clock" -> new Probe("/api/v1/clock", "", 404);
             case "GET /actuator/prometheus" -> new Probe("/actuator/prometheus", "", 200);
             case "POST /api/v1/orders/{id}/events" -> new Probe(order + "/events", "{\"event\": \"x.happened\"}", 200);
             case "POST /api/v1/orders/{id}/approvals/{nodeId}" ->
