@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.client.ApiClient;
 import io.orderflow.client.ApiException;
+import io.orderflow.client.api.ClockControllerApi;
 import io.orderflow.client.api.FlowsControllerApi;
 import io.orderflow.client.api.OrdersControllerApi;
 import io.orderflow.client.api.WebhookSubscriptionsControllerApi;
@@ -16,6 +17,7 @@ import io.orderflow.client.model.DecideApprovalRequest;
 import io.orderflow.client.model.OrderState;
 import io.orderflow.client.model.OrderStateWaitsInner;
 import io.orderflow.client.model.OrderStatus;
+import io.orderflow.client.model.SetClockRequest;
 import io.orderflow.client.model.StartOrderRequest;
 import io.orderflow.client.model.StartOrderRequestInput;
 import io.orderflow.client.model.StartOrderRequestInputLinesInner;
@@ -39,6 +41,7 @@ class GeneratedJavaClientEndToEndTest {
     private static StandaloneSystem system;
     private static OrdersControllerApi orders;
     private static WebhookSubscriptionsControllerApi subscriptions;
+    private static ClockControllerApi clock;
 
     @BeforeAll
     static void start() {
@@ -49,6 +52,7 @@ class GeneratedJavaClientEndToEndTest {
         client.setReadTimeout(Duration.ofSeconds(15));
         orders = new OrdersControllerApi(client);
         subscriptions = new WebhookSubscriptionsControllerApi(client);
+        clock = new ClockControllerApi(client);
         FlowsControllerApi flows = new FlowsControllerApi(client);
         await().atMost(Duration.ofSeconds(60)).until(() -> flows.listFlows().getFlows().stream()
                 .anyMatch(flow -> "purchase_request".equals(flow.getId()) && flow.getPublishedVersion() != null));
@@ -113,6 +117,17 @@ class GeneratedJavaClientEndToEndTest {
         assertThat(cancelled.getStatus()).isEqualTo(OrderStatus.CANCELLED);
         assertThat(cancelled.getReason()).isEqualTo("changed plans");
         assertThat(cancelled.getWaits()).isNullOrEmpty();
+    }
+
+    /** The clock routes are in the client; this system runs without CLOCK_CONTROL, so they answer 404. */
+    @Test
+    void the_clock_routes_answer_404_while_clock_control_is_off() {
+        assertThatThrownBy(() -> clock.getClock())
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
+        assertThatThrownBy(() -> clock.setClock(new SetClockRequest().advanceBy("PT2H")))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
+        assertThatThrownBy(() -> clock.resetClock())
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
     }
 
     @Test
