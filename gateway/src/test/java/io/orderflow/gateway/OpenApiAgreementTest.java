@@ -164,7 +164,8 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 "/api/v1/orders/{id}", "/api/v1/orders/{id}/events", "/api/v1/orders/{id}/approvals/{nodeId}",
                 "/api/v1/orders/{id}/cancel", "/api/v1/webhook-subscriptions", "/api/v1/webhook-subscriptions/{id}",
                 "/api/v1/webhook-subscriptions/{id}/deliveries", "/api/v1/webhooks/events", "/api/v1/orders/counts",
-                "/api/v1/approvals", "/api/v1/incidents/{id}/retry", "/api/v1/incidents/{id}/dismiss");
+                "/api/v1/approvals", "/api/v1/incidents/{id}/retry", "/api/v1/incidents/{id}/dismiss",
+                "/api/v1/clock");
         JsonObject paths = doc.getAsJsonObject("paths");
         assertThat(paths.getAsJsonObject("/api/v1/approvals").getAsJsonObject("get").getAsJsonObject("responses")
                 .getAsJsonObject("200").toString()).contains("#/components/schemas/ApprovalRow");
@@ -173,7 +174,7 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
         assertThat(doc.getAsJsonObject("components").getAsJsonObject("schemas").keySet()).contains(
                 "StartOrderRequest", "DeliverEventRequest", "DecideApprovalRequest", "CancelOrderRequest",
                 "CreateWebhookSubscriptionRequest", "SignedEventRequest", "WebhookSubscription", "WebhookDelivery",
-                "Error", "Flow", "OrderIndexRow", "OrderState");
+                "Error", "Flow", "OrderIndexRow", "OrderState", "SetClockRequest", "ServiceClock");
         JsonObject start = doc.getAsJsonObject("paths").getAsJsonObject("/api/v1/orders").getAsJsonObject("post");
         assertThat(start.getAsJsonObject("responses").keySet())
                 .containsExactlyInAnyOrder("200", "201", "400", "404", "409", "413", "422", "503");
