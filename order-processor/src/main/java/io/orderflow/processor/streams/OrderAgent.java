@@ -253,7 +253,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
          * timestamp is real time, whatever the agent's clock says: a broker refuses records stamped far in the future
          * ({@code log.message.timestamp.after.max.ms}), and a webhook replay's window is in real time.
          */
-        private Record<String, Object> caused(String key, Object value, long now) {
+        private Record<String, Object> caused(String key, Object value) {
             return new Record<>(key, value, context.currentSystemTimeMs(), TraceHeaders.carried(cause));
         }
 
@@ -263,7 +263,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 log.warn("Refused a command keyed {} for order {}: a command is keyed by its order's id", key,
                         orderId);
                 reply(envelope, orderId, new Decision.Reply(400,
-                        Json.object().put("error", "A command must be keyed by its order's id")), now);
+                        Json.object().put("error", "A command must be keyed by its order's id")));
                 return;
             }
             OrderState state = read(orderId);
@@ -278,25 +278,25 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 settled = attempts(orderId, "command " + envelope.command().getClass().getSimpleName(),
                         () -> settled(state, applied(state, decision, now), decision.effects()));
             } catch (StateTooLarge e) {
-                reply(envelope, orderId, new Decision.Reply(422, Json.object().put("error", e.getMessage())), now);
+                reply(envelope, orderId, new Decision.Reply(422, Json.object().put("error", e.getMessage())));
                 return;
             } catch (RuntimeException e) {
                 reply(envelope, orderId, new Decision.Reply(500,
-                        Json.object().put("error", "Engine error: " + e.getMessage())), now);
+                        Json.object().put("error", "Engine error: " + e.getMessage())));
                 return;
             }
             carryOut(orderId, state, settled, now);
             OrderState after = settled.state();
             reply(envelope, orderId, after == null || decision.reply() == null ? decision.reply()
-                    : decision.reply().withVersion(after.version()), now);
+                    : decision.reply().withVersion(after.version()));
         }
 
-        private void reply(CommandEnvelope envelope, String orderId, Decision.Reply reply, long now) {
+        private void reply(CommandEnvelope envelope, String orderId, Decision.Reply reply) {
             if (envelope.replyTo() == null) {
                 return;
             }
             context.forward(caused(envelope.replyTo(),
-                    new CommandReply(envelope.correlationId(), orderId, reply.status(), reply.body()), now), REPLIES);
+                    new CommandReply(envelope.correlationId(), orderId, reply.status(), reply.body())), REPLIES);
         }
 
         private void report(String key, RunReport report, long now) {
@@ -425,7 +425,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 default -> throw new IllegalStateException("Not an incident command");
             }
             if (!decision.changesState()) {
-                reply(envelope, orderId, decision.reply(), now);
+                reply(envelope, orderId, decision.reply());
                 return;
             }
             Settled settled;
@@ -433,7 +433,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 settled = settled(state, applied(state, decision, now), decision.effects());
             } catch (RuntimeException e) {
                 reply(envelope, orderId, new Decision.Reply(500,
-                        Json.object().put("error", "Engine error: " + e.getMessage())), now);
+                        Json.object().put("error", "Engine error: " + e.getMessage())));
                 return;
             }
             carryOut(orderId, state, settled, now);
@@ -442,7 +442,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             }
             Decision.Reply reply = decision.reply() != null ? decision.reply()
                     : new Decision.Reply(200, Json.tree(incidents.get(incident.id()).listed()));
-            reply(envelope, orderId, reply, now);
+            reply(envelope, orderId, reply);
         }
 
         /** Applies an incident's set-aside report or due timer again, on the state the retry put back. */
@@ -585,9 +585,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 return;
             }
             byte[] stored = orders.get(orderId);
-            context.forward(caused(orderId, stored, now), ARCHIVE);
-            context.forward(caused(orderId, null, now), UPDATES);
-            context.forward(caused(orderId, new NodeTask.ForgetRun(orderId), now), TASKS);
+            context.forward(caused(orderId, stored), ARCHIVE);
+            context.forward(caused(orderId, null), UPDATES);
+            context.forward(caused(orderId, new NodeTask.ForgetRun(orderId)), TASKS);
             written.remove(orderId);
             latest.forget(orderId);
             orders.delete(orderId);
@@ -634,7 +634,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 if (log.isDebugEnabled() && (before == null || before.status() != after.status())) {
                     log.debug("Order {} is {} (version {})", orderId, after.status(), after.version());
                 }
-                context.forward(caused(orderId, new OrderUpdate(orderId, after.status(), after.version(), now), now),
+                context.forward(caused(orderId, new OrderUpdate(orderId, after.status(), after.version(), now)),
                         UPDATES);
             }
             for (Effect effect : effects) {
@@ -644,8 +644,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
 
         private void perform(String orderId, Effect effect, long now) {
             switch (effect) {
-                case Effect.SendTask send -> context.forward(caused(orderId, send.task(), now), TASKS);
-                case Effect.PublishEvent publish -> context.forward(caused(orderId, publish.event(), now), EVENTS);
+                case Effect.SendTask send -> context.forward(caused(orderId, send.task()), TASKS);
+                case Effect.PublishEvent publish -> context.forward(caused(orderId, publish.event()), EVENTS);
                 case Effect.OpenApproval open -> approvals.put(ApprovalRow.key(orderId, open.row().nodeId()),
                         ApprovalIndex.write(open.row()));
                 case Effect.CloseApproval close -> {
