@@ -45,9 +45,15 @@ import tools.jackson.databind.JsonNode;
  * one has completed, so each restart restores the state of N orders kept; after the last round every order kept must
  * still be there and completed.
  *
+ * With {@code --aot-cache=FILE} every start uses that ahead-of-time cache (JDK 25+): the first start records it
+ * afresh, and after the fill the system is stopped cleanly to write it and started again from it. A jar
+ * unpacked by {@code standalone/run.sh} ({@code standalone/target/app/standalone.jar}, its dependencies in
+ * {@code lib/} beside it) is started where it is, as the cache requires; an exec jar is copied into the work
+ * directory first, so that a build during the rounds does not change it.
+ *
  * <pre>
  * java ... CrashRounds --jar=standalone/target/standalone-0.1.0-SNAPSHOT-exec.jar --rounds=20 [--work=DIR]
- *      [--jvm-args="..."] [--port=28180] [--kafka-port=29192] [--seed=N] [--keep=N]
+ *      [--jvm-args="..."] [--port=28180] [--kafka-port=29192] [--seed=N] [--keep=N] [--aot-cache=FILE]
  * </pre>
  */
 public final class CrashRounds {
@@ -63,6 +69,10 @@ public final class CrashRounds {
              "meta":{"shipTo":"1 Main Street"}}}""";
 
     private final Path jar;
+    /** The ahead-of-time cache every start uses (recorded by the first when absent); null: none. */
+    private final Path aotCache;
+    /** The jar the system starts from: {@link #jar} itself when unpacked, else a copy in the work directory. */
+    private Path started;
     private final List<String> jvmArgs;
     private final Path work;
     private final int port;
@@ -78,8 +88,9 @@ public final class CrashRounds {
     private Process process;
     private long startedAt;
 
-    private CrashRounds(Path jar, List<String> jvmArgs, Path work, int port, int kafkaPort) {
+    private CrashRounds(Path jar, List<String> jvmArgs, Path work, int port, int kafkaPort, Path aotCache) {
         this.jar = jar;
+        this.aotCache = aotCache;
         this.jvmArgs = jvmArgs;
         this.work = work;
         this.port = port;
@@ -111,9 +122,11 @@ public final class CrashRounds {
         List<String> jvmArgs = Arrays.stream(options.getOrDefault("jvm-args", "").split("\\s+"))
                 .filter(s -> !s.isBlank()).toList();
         int keep = Integer.parseInt(options.getOrDefault("keep", "0"));
+        String aotCache = options.get("aot-cache");
         CrashRounds crash = new CrashRounds(jar.toAbsolutePath(), jvmArgs, work.toAbsolutePath(),
                 Integer.parseInt(options.getOrDefault("port", "28180")),
-                Integer.parseInt(options.getOrDefault("kafka-port", "29192")));
+                Integer.parseInt(options.getOrDefault("kafka-port", "29192")),
+                aotCache == null || aotCache.isBlank() ? null : Path.of(aotCache).toAbsolutePath());
         System.out.printf("crash rounds: %d, seed %d, jar %s, JVM options [%s], %,d orders kept, data and logs in %s%n",
                 rounds, seed, jar, String.join(" ", jvmArgs), keep, work);
         List<Round> done = crash.run(rounds, keep, new Random(seed));
@@ -132,8 +145,16 @@ public final class CrashRounds {
         }
         deleteTree(work);
         Files.createDirectories(work.resolve("data"));
-        // its own copy: a build during the rounds does not change the jar a restart starts
-        Files.copy(jar, work.resolve("standalone.jar"));
+        if (aotCache != null) {
+            // recorded afresh for the jar of these rounds
+            Files.deleteIfExists(aotCache);
+        }
+        if (Files.isDirectory(jar.resolveSibling("lib"))) {
+            started = jar;
+        } else {
+            // its own copy: a build during the rounds does not change the jar a restart starts
+            started = Files.copy(jar, work.resolve("standalone.jar"));
+        }
         List<Round> done = new ArrayList<>();
         try {
             start();
@@ -148,6 +169,15 @@ public final class CrashRounds {
                 }
                 System.out.printf("kept %,d orders, completed %,d, in %.0f s%n", keep, completed(),
                         (System.nanoTime() - filling) / 1e9);
+            }
+            if (aotCache != null && !Files.exists(aotCache)) {
+                long stopping = System.nanoTime();
+                process.destroy();
+                process.waitFor(10, TimeUnit.MINUTES);
+                System.out.printf("stopped to write the ahead-of-time cache (%,d MB) in %.0f s%n",
+                        Files.size(aotCache) >> 20, (System.nanoTime() - stopping) / 1e9);
+                start();
+                System.out.printf("started from it, ready in %.1f s%n", awaitReady());
             }
             header();
             for (int i = 1; i <= rounds; i++) {
@@ -366,8 +396,16 @@ public final class CrashRounds {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(jvmArgs);
+        if (aotCache != null) {
+            if (Files.exists(aotCache)) {
+                command.add("-XX:AOTCache=" + aotCache);
+            } else {
+                command.add("-XX:AOTCacheOutput=" + aotCache);
+                command.add("-Xlog:aot=error");
+            }
+        }
         command.add("-jar");
-        command.add(work.resolve("standalone.jar").toString());
+        command.add(started.toString());
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(work.resolve("system.log").toFile()));
         builder.environment().put("PORT", String.valueOf(port));
