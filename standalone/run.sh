@@ -51,11 +51,11 @@ read -r -a options <<<"$(sed -n 's:.*<standalone.jvmArgs>\(.*\)</standalone.jvmA
 cache=$app/standalone.aot
 if [ "${1:-}" != "--no-aot-cache" ] && [ "$(java_major "$jdk")" -ge 25 ]; then
   if [ -f "$cache" ] && [ "$cache" -nt "$app/standalone.jar" ]; then
-    options+=("-XX:AOTCache=$cache")
+    options+=("-XX:AOTCache=$cache" "-Xlog:aot*=error")
   else
     rm -f "$cache"
     echo "Recording an ahead-of-time cache for the next start: it is written when the system stops" >&2
-    options+=("-XX:AOTCacheOutput=$cache" "-Xlog:aot=error")
+    options+=("-XX:AOTCacheOutput=$cache" "-Xlog:aot*=error")
   fi
 fi
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}

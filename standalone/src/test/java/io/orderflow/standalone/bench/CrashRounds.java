@@ -399,9 +399,10 @@ public final class CrashRounds {
         if (aotCache != null) {
             if (Files.exists(aotCache)) {
                 command.add("-XX:AOTCache=" + aotCache);
+                command.add("-Xlog:aot*=error");
             } else {
                 command.add("-XX:AOTCacheOutput=" + aotCache);
-                command.add("-Xlog:aot=error");
+                command.add("-Xlog:aot*=error");
             }
         }
         command.add("-jar");
