@@ -2,6 +2,9 @@ package io.orderflow.schemas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.orderflow.schemas.batches.BatchAction;
+import io.orderflow.schemas.batches.BatchFilter;
+import io.orderflow.schemas.batches.BatchRecord;
 import io.orderflow.schemas.clock.ClockSetting;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;
@@ -101,6 +104,31 @@ class GoldenJsonTest {
         samples.put("command-confirm-proposal", new CommandEnvelope("c-7", "gw-1", AT,
                 new Caller("person", "dana@example.com", "approver"),
                 new OrderCommand.ConfirmProposal("ord_1", "prop_1")));
+        samples.put("command-apply-batch-cancel", new CommandEnvelope("c-10", "gw-1", AT,
+                new Caller("person", "olga@example.com", "operator"),
+                new OrderCommand.ApplyBatchAction("ord_1", "bat_1", new BatchAction.Cancel("Duplicate import"))));
+        samples.put("command-apply-batch-deliver", new CommandEnvelope("c-11", "gw-1", AT,
+                new Caller("person", "olga@example.com", "operator"),
+                new OrderCommand.ApplyBatchAction("ord_1", "bat_1", new BatchAction.DeliverEvent("payment.received",
+                        Json.object().put("source", "batch")))));
+        samples.put("command-apply-batch-decide", new CommandEnvelope("c-12", "gw-1", AT,
+                new Caller("person", "olga@example.com", "operator"),
+                new OrderCommand.ApplyBatchAction("ord_1", "bat_1", new BatchAction.DecideApproval("approval",
+                        "approved", "olga@example.com", "budgeted"))));
+        samples.put("command-apply-batch-retry", new CommandEnvelope("c-13", "gw-1", AT,
+                new Caller("person", "olga@example.com", "operator"),
+                new OrderCommand.ApplyBatchAction("ord_1", "bat_1", new BatchAction.RetryIncident())));
+        samples.put("batch-definition", new BatchRecord.Definition("bat_1",
+                new BatchFilter("purchase_request", "waiting", "dept_ops", AT - 86_400_000L, AT), null,
+                new BatchAction.Cancel("Duplicate import"), 20, new Caller("person", "olga@example.com", "operator"),
+                "olga@example.com", AT));
+        samples.put("batch-definition-by-ids", new BatchRecord.Definition("bat_2", null, List.of("ord_1", "ord_2"),
+                new BatchAction.RetryIncident(), 5, Caller.OPEN, "open deployment", AT));
+        samples.put("batch-progress", new BatchRecord.Progress("bat_1", BatchRecord.RUNNING, BatchRecord.ACTING,
+                250, 120, 1, List.of(new BatchRecord.Failure("ord_9", "Order ord_9 has already ended: completed",
+                AT + 5)), null, 2, 0, 121, false, AT + 6, null, null));
+        samples.put("batch-chunk", new BatchRecord.Chunk("bat_1", 0, List.of("ord_1", "ord_2")));
+        samples.put("batch-stop", new BatchRecord.Stop("bat_1", "olga@example.com", AT + 7));
         samples.put("command-reply", new CommandReply("c-1", "ord_1", 201, Json.object().put("orderId", "ord_1")));
         samples.put("task-start-run", new NodeTask.StartRun("ord_1", "ord_1.1", flow, order, vars));
         samples.put("task-advance", new NodeTask.Advance("ord_1", "ord_1.1"));

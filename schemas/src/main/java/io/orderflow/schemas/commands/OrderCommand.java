@@ -2,6 +2,7 @@ package io.orderflow.schemas.commands;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.orderflow.schemas.batches.BatchAction;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.model.ChatMessage;
 import java.util.List;
@@ -21,6 +22,7 @@ import tools.jackson.databind.JsonNode;
         @JsonSubTypes.Type(value = OrderCommand.ConfirmProposal.class, name = "confirm_proposal"),
         @JsonSubTypes.Type(value = OrderCommand.RetryIncident.class, name = "retry_incident"),
         @JsonSubTypes.Type(value = OrderCommand.DismissIncident.class, name = "dismiss_incident"),
+        @JsonSubTypes.Type(value = OrderCommand.ApplyBatchAction.class, name = "apply_batch_action"),
 })
 public sealed interface OrderCommand {
 
@@ -106,5 +108,13 @@ public sealed interface OrderCommand {
 
     /** Close an open incident without applying its record again: the order stays as the incident left it. */
     record DismissIncident(String orderId, String incidentId, String note) implements OrderCommand {
+    }
+
+    /**
+     * One order's part of batch {@code batchId}: its action, applied at most once however often it is sent. The agent
+     * remembers the batches that acted on the order, so a repeat (a batch that goes on from its last checkpoint after
+     * a restart) is answered as done and changes nothing; the timeline entry of the action names the batch.
+     */
+    record ApplyBatchAction(String orderId, String batchId, BatchAction action) implements OrderCommand {
     }
 }

@@ -16,7 +16,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * The request bodies of the public API. Each is a JSON Schema 2020-12 file beside this class, which the OpenAPI
  * document publishes as it is, plus the few rules a schema cannot say in a form client generators understand (see
- * {@link WebhookSubscriptionRules}, {@link PersonRules}). Every service that takes one of these bodies checks it here, so the same body gets
+ * {@link WebhookSubscriptionRules}, {@link PersonRules}, {@link BatchRules}). Every service that takes one of these bodies checks it here, so the same body gets
  * the same verdict and the same issue paths (JSON Pointers) wherever it arrives.
  */
 public enum ApiRequest {
@@ -32,7 +32,8 @@ public enum ApiRequest {
     UPDATE_PERSON("update-person.json", body -> List.of()),
     CREATE_TOKEN("create-token.json", body -> List.of()),
     REPLAY_WEBHOOK_DELIVERIES("replay-webhook-deliveries.json", WebhookReplayRules::check),
-    SET_CLOCK("set-clock.json", ClockRules::check);
+    SET_CLOCK("set-clock.json", ClockRules::check),
+    CREATE_BATCH("create-batch.json", BatchRules::check);
 
     public static final String INVALID_BODY = "Invalid request body";
     public static final String INVALID_JSON = "Request body is not valid JSON";

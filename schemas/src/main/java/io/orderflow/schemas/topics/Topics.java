@@ -1,5 +1,6 @@
 package io.orderflow.schemas.topics;
 
+import io.orderflow.schemas.batches.BatchRecord;
 import io.orderflow.schemas.clock.ClockSetting;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
@@ -70,6 +71,14 @@ public final class Topics {
             new Topic<>("customers", KEY, JsonSerde.of(Customer.class), true);
 
     /**
+     * Key: batch id, or {@code <batchId>/<part>}; every record of a batch goes to the partition of its id. The batch
+     * operations: what each does, how far it has got, the order ids it matched and stop requests
+     * ({@link BatchRecord}).
+     */
+    public static final Topic<String, BatchRecord> BATCHES =
+            new Topic<>("batches", KEY, JsonSerde.of(BatchRecord.class), true);
+
+    /**
      * Key: order id. An ended order's final state (JSON, as the order-processor kept it) when it leaves the live state
      * after its retention ({@code ORDER_RETENTION}): the hand-over to a warehouse or a search engine, which a Kafka
      * Connect sink reads from here. Kept 30 days, time-retained, never compacted.
@@ -89,7 +98,7 @@ public final class Topics {
     /** Every topic the system creates at start when missing. */
     public static final List<Topic<?, ?>> ALL = List.of(
             FLOWS, ORDER_COMMANDS, COMMAND_REPLIES, NODE_TASKS, RUN_REPORTS, ORDER_EVENTS,
-            ORDER_UPDATES, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_DELIVERIES, PRINCIPALS, CUSTOMERS, ORDERS_ARCHIVE);
+            ORDER_UPDATES, WEBHOOK_SUBSCRIPTIONS, WEBHOOK_DELIVERIES, PRINCIPALS, CUSTOMERS, BATCHES, ORDERS_ARCHIVE);
 
     private Topics() {
     }

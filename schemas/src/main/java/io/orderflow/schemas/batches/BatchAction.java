@@ -1,0 +1,64 @@
+package io.orderflow.schemas.batches;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What a batch does to each order it matched. Sealed: the order's agent switches over it exhaustively, so an action
+ * nobody carries out does not compile.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = BatchAction.Cancel.class, name = BatchAction.CANCEL),
+        @JsonSubTypes.Type(value = BatchAction.DeliverEvent.class, name = BatchAction.DELIVER_EVENT),
+        @JsonSubTypes.Type(value = BatchAction.DecideApproval.class, name = BatchAction.DECIDE_APPROVAL),
+        @JsonSubTypes.Type(value = BatchAction.RetryIncident.class, name = BatchAction.RETRY_INCIDENT),
+})
+public sealed interface BatchAction {
+
+    String CANCEL = "cancel";
+    String DELIVER_EVENT = "deliver_event";
+    String DECIDE_APPROVAL = "decide_approval";
+    String RETRY_INCIDENT = "retry_incident";
+
+    /** The action's name on the wire and in the API ({@code cancel}, {@code deliver_event}, ...). */
+    String name();
+
+    /** Cancel the order unless it has ended, for {@code reason}. */
+    record Cancel(String reason) implements BatchAction {
+        @Override
+        public String name() {
+            return CANCEL;
+        }
+    }
+
+    /** Deliver {@code event} with {@code payload} (an object) to the node waiting for it. */
+    record DeliverEvent(String event, JsonNode payload) implements BatchAction {
+        @Override
+        public String name() {
+            return DELIVER_EVENT;
+        }
+    }
+
+    /**
+     * Decide the pending approval of node {@code nodeId}.
+     *
+     * @param decision {@code approved} or {@code rejected}
+     * @param by       the decider to record, resolved by the gateway from whoever started the batch
+     */
+    record DecideApproval(String nodeId, String decision, String by, String note) implements BatchAction {
+        @Override
+        public String name() {
+            return DECIDE_APPROVAL;
+        }
+    }
+
+    /** Retry the order's open incident (its set-aside record is applied again). */
+    record RetryIncident() implements BatchAction {
+        @Override
+        public String name() {
+            return RETRY_INCIDENT;
+        }
+    }
+}
