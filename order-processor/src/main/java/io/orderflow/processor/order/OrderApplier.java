@@ -51,9 +51,12 @@ public final class OrderApplier {
                     .status(OrderStatus.CANCELLED).reason(cancelled.reason()).waits(List.of())
                     .nodes(OrderState.handOver(cutShort(state, cancelled.at())))
                     .timeline(state.timelineWith(new TimelineEntry(cancelled.at(), "cancel",
-                            "Cancelled by " + cancelled.by() + ": " + cancelled.reason(), null,
-                            Json.object().put("reason", cancelled.reason()).put("by", cancelled.by()), null)))
+                            "Cancelled by " + (cancelled.batchId() != null ? "batch " + cancelled.batchId()
+                                    : cancelled.by()) + ": " + cancelled.reason(), null,
+                            withBatch(Json.object().put("reason", cancelled.reason()).put("by", cancelled.by()),
+                                    cancelled.batchId()), null)))
                     .build();
+            case OrderFact.BatchApplied batch -> state.withBatch(batch.batchId());
             case OrderFact.RunContinued continued -> state.edit()
                     .instanceId(continued.instanceId()).generation(continued.generation()).seq(0)
                     .timeline(state.timelineWith(new TimelineEntry(continued.at(), "continued",
@@ -84,10 +87,12 @@ public final class OrderApplier {
             case OrderFact.IncidentRaised incident -> incident(state, incident);
             case OrderFact.IncidentRetried retried -> retried.stood().edit()
                     .timeline(state.timelineWith(new TimelineEntry(retried.at(), "incident",
-                            "Incident retried by " + retried.by(), null, Json.object()
+                            "Incident retried by " + (retried.batchId() != null ? "batch " + retried.batchId()
+                                    : retried.by()), null, withBatch(Json.object()
                             .put("incidentId", retried.incidentId()).put("action", "retried")
-                            .put("by", retried.by()), null)))
+                            .put("by", retried.by()), retried.batchId()), null)))
                     .chat(state.chat())
+                    .batches(state.batches())
                     .build();
             case OrderFact.IncidentDismissed dismissed -> state.edit()
                     .timeline(state.timelineWith(new TimelineEntry(dismissed.at(), "incident",
@@ -103,6 +108,11 @@ public final class OrderApplier {
                             .put("shipmentsCancelled", c.shipmentsCancelled()), null)))
                     .build();
         };
+    }
+
+    /** {@code data} with the batch that made the change, when a batch did. */
+    private static ObjectNode withBatch(ObjectNode data, String batchId) {
+        return batchId == null ? data : data.put("batchId", batchId);
     }
 
     /** Node statuses a cancel cuts short: the node will not run (any more), so it shows {@code skipped}. */
@@ -218,11 +228,16 @@ public final class OrderApplier {
 
     /**
      * "Approve order ord_1: approved by ann@example.com, note: Looks fine" for a decision, "Await payment: received
-     * (reference TX-1, 120.00 USD)" for a payment with a reference, otherwise the title and the branch. The entry's
-     * {@code data} is the payload itself, so {@code by}, {@code note}, {@code reference} and {@code amount} are there
-     * as fields too.
+     * (reference TX-1, 120.00 USD)" for a payment with a reference, otherwise the title and the branch; followed by
+     * "(batch bat_1)" when a batch closed it. The entry's {@code data} is the payload itself (with {@code batchId} for
+     * a batch), so {@code by}, {@code note}, {@code reference} and {@code amount} are there as fields too.
      */
     static String closeMessage(OrderState state, Wait wait, OrderFact.WaitClosed closed) {
+        String message = closedBy(state, wait, closed);
+        return closed.batchId() == null ? message : message + " (batch " + closed.batchId() + ")";
+    }
+
+    private static String closedBy(OrderState state, Wait wait, OrderFact.WaitClosed closed) {
         String message = wait.title() + ": " + closed.branch();
         JsonNode payload = closed.payload();
         if (payload == null) {
@@ -247,7 +262,9 @@ public final class OrderApplier {
         waits.remove(wait);
         OrderState.Builder next = state.edit().waits(waits)
                 .timeline(state.timelineWith(new TimelineEntry(closed.at(), "close:" + wait.event(),
-                        closeMessage(state, wait, closed), wait.nodeId(), closed.payload(), null)));
+                        closeMessage(state, wait, closed), wait.nodeId(), closed.batchId() != null
+                        && closed.payload() instanceof ObjectNode payload
+                        ? withBatch(payload.deepCopy(), closed.batchId()) : closed.payload(), null)));
         if (closed.varsKey() != null) {
             ObjectNode vars = state.vars() instanceof ObjectNode object ? object.deepCopy() : Json.object();
             vars.set(closed.varsKey(), closed.payload());

@@ -2,6 +2,7 @@ package io.orderflow.processor.order;
 
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.timers.Due;
+import io.orderflow.schemas.batches.BatchAction;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.documents.Documents;
@@ -68,9 +69,11 @@ public final class OrderDecider {
         }
         return switch (command) {
             case OrderCommand.StartOrder start -> start(state, start, now);
-            case OrderCommand.DeliverEvent deliver -> deliver(state, deliver, now);
-            case OrderCommand.DecideApproval decide -> decideApproval(state, decide, now);
-            case OrderCommand.CancelOrder cancel -> cancel(state, cancel, actor(caller), now);
+            case OrderCommand.DeliverEvent deliver -> deliver(state, deliver.event(), deliver.payload(), null, now);
+            case OrderCommand.DecideApproval decide -> decideApproval(state, decide.nodeId(), decide.decision(),
+                    decide.by(), decide.note(), null, now);
+            case OrderCommand.CancelOrder cancel -> cancel(state, cancel.reason(), actor(caller), null, now);
+            case OrderCommand.ApplyBatchAction batch -> batchAction(state, batch, caller, now);
             case OrderCommand.AppendChat append -> appendChat(append, now);
             case OrderCommand.ConfirmProposal confirm -> confirmProposal(state, confirm);
             case OrderCommand.RetryIncident retry -> throw new IllegalArgumentException(
@@ -92,6 +95,50 @@ public final class OrderDecider {
         };
     }
 
+    // ---- batches --------------------------------------------------------------------------------------------
+
+    /**
+     * One order's part of a batch. A batch that acted on the order before (its command sent again after a restart) is
+     * answered 200 {@code {ok, replayed}} and changes nothing. Otherwise the action is decided as its own command is,
+     * except that what would change nothing is refused (409: an ended order to cancel, no node waiting for the event
+     * or the approval), so the batch counts it as failed with the reason; a change names the batch in the timeline
+     * and remembers it. An incident retry is decided with its incident ({@link #retryIncident}).
+     */
+    Decision batchAction(OrderState state, OrderCommand.ApplyBatchAction batch, Caller caller, long now) {
+        if (state.batches().contains(batch.batchId())) {
+            return replayed(batch.batchId());
+        }
+        Decision decision = switch (batch.action()) {
+            case BatchAction.Cancel cancel -> state.status().terminal()
+                    ? Decision.rejected(Rejection.ended(state.orderId(), state.status().wire()))
+                    : cancel(state, cancel.reason(), actor(caller), batch.batchId(), now);
+            case BatchAction.DeliverEvent deliver -> waitingFor(state, deliver.event()) == null
+                    ? Decision.rejected(Rejection.notWaitingForEvent(state.orderId(), deliver.event()))
+                    : deliver(state, deliver.event(), deliver.payload(), batch.batchId(), now);
+            case BatchAction.DecideApproval decide -> decideApproval(state, decide.nodeId(), decide.decision(),
+                    decide.by(), decide.note(), batch.batchId(), now);
+            case BatchAction.RetryIncident retry -> throw new IllegalArgumentException(
+                    "A batch's retry is decided with the order's incident (retryIncident)");
+        };
+        return applied(decision, batch.batchId());
+    }
+
+    /** What a batch's repeated command is answered: done, nothing changed. */
+    public static Decision replayed(String batchId) {
+        return Decision.none().replying(200, Json.object().put("ok", true).put("replayed", true)
+                .put("batchId", batchId));
+    }
+
+    /** {@code decision} with the batch remembered when it changes the order. */
+    public static Decision applied(Decision decision, String batchId) {
+        if (!decision.changesState()) {
+            return decision;
+        }
+        List<OrderFact> facts = new ArrayList<>(decision.facts());
+        facts.add(new OrderFact.BatchApplied(batchId));
+        return new Decision(facts, decision.effects(), decision.reply());
+    }
+
     // ---- incidents ------------------------------------------------------------------------------------------
 
     /**
@@ -102,6 +149,12 @@ public final class OrderDecider {
      * A failure on the way makes the same incident open again with the new cause.
      */
     public Decision retryIncident(OrderState state, String incidentId, Incident incident, Caller caller, long now) {
+        return retryIncident(state, incidentId, incident, caller, null, now);
+    }
+
+    /** {@link #retryIncident(OrderState, String, Incident, Caller, long)} as part of batch {@code batchId}. */
+    public Decision retryIncident(OrderState state, String incidentId, Incident incident, Caller caller,
+                                  String batchId, long now) {
         Optional<Rejection> refused = refusal(state, incidentId, incident);
         if (refused.isPresent()) {
             return Decision.rejected(refused.get());
@@ -113,7 +166,7 @@ public final class OrderDecider {
         OrderState stood = Json.MAPPER.treeToValue(incident.stood(), OrderState.class);
         List<Effect> effects = new ArrayList<>();
         effects.add(new Effect.RecordIncident(incident.then(Incident.RESOLVED,
-                new Incident.Step(now, "retried", by, null, null))));
+                new Incident.Step(now, "retried", by, null, batchId == null ? null : "batch " + batchId))));
         if (!stood.status().terminal()) {
             for (Wait wait : stood.waits()) {
                 if (wait.isApproval()) {
@@ -130,7 +183,7 @@ public final class OrderDecider {
             effects.add(new Effect.SendTask(new NodeTask.ReviveRun(state.orderId(), instanceId,
                     fromRunner(incident) ? incident.record() : null)));
         }
-        return Decision.of(List.of(new OrderFact.IncidentRetried(incidentId, stood, by, now)), effects);
+        return Decision.of(List.of(new OrderFact.IncidentRetried(incidentId, stood, by, now, batchId)), effects);
     }
 
     /** An operator dismisses an open incident with a note: the order stays as it is; the timeline says who and why. */
@@ -200,7 +253,7 @@ public final class OrderDecider {
         return new OrderState(start.orderId(), OrderStatus.QUEUED, null, orderObject(start, flowName),
                 StoredFlow.slim(flow), nodes,
                 edges, List.of(), vars, timeline, List.of(), start.orderId() + ".1", 1, null, 0,
-                start.fingerprint(), 0, now, now, 1);
+                start.fingerprint(), 0, now, now, 1, List.of());
     }
 
     /** "Received by mail from a@b.com at orders@example.com": where an order that did not come by the API came from. */
@@ -248,43 +301,49 @@ public final class OrderDecider {
         return order;
     }
 
-    private Decision deliver(OrderState state, OrderCommand.DeliverEvent deliver, long now) {
-        Wait wait = state.waits().stream()
-                .filter(w -> !w.isApproval() && w.event().equals(deliver.event()))
-                .findFirst().orElse(null);
+    /** The event wait open for {@code event}, or {@code null}. */
+    private static Wait waitingFor(OrderState state, String event) {
+        return state.waits().stream().filter(w -> !w.isApproval() && w.event().equals(event)).findFirst()
+                .orElse(null);
+    }
+
+    private Decision deliver(OrderState state, String event, JsonNode given, String batchId, long now) {
+        Wait wait = waitingFor(state, event);
         if (wait == null) {
             return Decision.none().replying(200, Json.object().put("delivered", false));
         }
-        ObjectNode refused = PaymentReference.refusal(deliver.payload(), text(state.order(), "currency"));
+        ObjectNode refused = PaymentReference.refusal(given, text(state.order(), "currency"));
         if (refused != null) {
             return Decision.none().replying(400, refused);
         }
-        ObjectNode payload = deliver.payload() instanceof ObjectNode given ? given.deepCopy() : Json.object();
-        payload.put("event", deliver.event());
+        ObjectNode payload = given instanceof ObjectNode object ? object.deepCopy() : Json.object();
+        payload.put("event", event);
         payload.put("at", now);
         return Decision.of(
-                        List.of(new OrderFact.WaitClosed(wait.nodeId(), "received", EventNames.varsKey(deliver.event()), payload, now)),
+                        List.of(new OrderFact.WaitClosed(wait.nodeId(), "received", EventNames.varsKey(event), payload,
+                                now, batchId)),
                         List.of(new Effect.ClearDeadline(wait.deadline(), wait.nodeId()),
                                 resume(state, wait, "received", payload)))
                 .replying(200, Json.object().put("delivered", true).put("nodeId", wait.nodeId()));
     }
 
-    private Decision decideApproval(OrderState state, OrderCommand.DecideApproval decide, long now) {
-        Wait wait = state.waitAt(decide.nodeId()).filter(Wait::isApproval).orElse(null);
+    private Decision decideApproval(OrderState state, String nodeId, String decision, String decider, String note,
+                                    String batchId, long now) {
+        Wait wait = state.waitAt(nodeId).filter(Wait::isApproval).orElse(null);
         if (wait == null) {
             return Decision.rejected(Rejection.NOT_WAITING_FOR_APPROVAL);
         }
-        String by = decide.by() != null ? decide.by() : "api";
+        String by = decider != null ? decider : "api";
         ObjectNode payload = Json.object();
-        payload.put("decision", decide.decision());
+        payload.put("decision", decision);
         payload.put("by", by);
-        payload.put("note", decide.note());
-        payload.put("outcome", decide.decision());
+        payload.put("note", note);
+        payload.put("outcome", decision);
         return Decision.of(
-                        List.of(new OrderFact.WaitClosed(wait.nodeId(), decide.decision(), null, payload, now)),
-                        List.of(new Effect.CloseApproval(wait.nodeId(), decide.decision(), now, by, decide.note()),
+                        List.of(new OrderFact.WaitClosed(wait.nodeId(), decision, null, payload, now, batchId)),
+                        List.of(new Effect.CloseApproval(wait.nodeId(), decision, now, by, note),
                                 new Effect.ClearDeadline(wait.deadline(), wait.nodeId()),
-                                resume(state, wait, decide.decision(), payload)))
+                                resume(state, wait, decision, payload)))
                 .replying(200, Json.object().put("ok", true));
     }
 
@@ -306,12 +365,12 @@ public final class OrderDecider {
         };
     }
 
-    private Decision cancel(OrderState state, OrderCommand.CancelOrder cancel, String by, long now) {
+    private Decision cancel(OrderState state, String given, String by, String batchId, long now) {
         if (state.status().terminal()) {
             return Decision.none().replying(200,
                     Json.object().put("ok", false).put("status", state.status().wire()));
         }
-        String reason = cancel.reason() == null || cancel.reason().isBlank() ? DEFAULT_CANCEL_REASON : cancel.reason();
+        String reason = given == null || given.isBlank() ? DEFAULT_CANCEL_REASON : given;
         List<Effect> effects = new ArrayList<>();
         for (Wait wait : state.waits()) {
             if (wait.isApproval()) {
@@ -326,7 +385,7 @@ public final class OrderDecider {
         data.put("reason", reason);
         effects.add(new Effect.PublishEvent(new OrderEvent("order.cancelled", state.orderId(), "cancel", now, data,
                 settings.webhookRetries())));
-        return Decision.of(List.of(new OrderFact.OrderCancelled(reason, by, now)), effects)
+        return Decision.of(List.of(new OrderFact.OrderCancelled(reason, by, now, batchId)), effects)
                 .replying(200, Json.object().put("ok", true));
     }
 

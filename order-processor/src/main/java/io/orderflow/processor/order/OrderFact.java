@@ -35,13 +35,29 @@ public sealed interface OrderFact {
 
     /**
      * A wait closed on {@code branch}. {@code varsKey} names the run variable that receives the payload
-     * (a delivered event), or is {@code null}.
+     * (a delivered event), or is {@code null}; {@code batchId} names the batch that closed it, or is {@code null}.
      */
-    record WaitClosed(String nodeId, String branch, String varsKey, JsonNode payload, long at) implements OrderFact {
+    record WaitClosed(String nodeId, String branch, String varsKey, JsonNode payload, long at, String batchId)
+            implements OrderFact {
+
+        public WaitClosed(String nodeId, String branch, String varsKey, JsonNode payload, long at) {
+            this(nodeId, branch, varsKey, payload, at, null);
+        }
     }
 
-    /** Cancelled for {@code reason}; {@code by} is who asked (an email, {@code token:<name>}, ...). */
-    record OrderCancelled(String reason, String by, long at) implements OrderFact {
+    /**
+     * Cancelled for {@code reason}; {@code by} is who asked (an email, {@code token:<name>}, ...), {@code batchId} the
+     * batch it was part of, or {@code null}.
+     */
+    record OrderCancelled(String reason, String by, long at, String batchId) implements OrderFact {
+
+        public OrderCancelled(String reason, String by, long at) {
+            this(reason, by, at, null);
+        }
+    }
+
+    /** Batch {@code batchId} acted on the order: a command of it sent again changes nothing. */
+    record BatchApplied(String batchId) implements OrderFact {
     }
 
     record RunContinued(String instanceId, int generation, String previousInstanceId, long at) implements OrderFact {
@@ -72,10 +88,16 @@ public sealed interface OrderFact {
     }
 
     /**
-     * An operator retried incident {@code incidentId}: the order is put back as it stood when it was set aside
-     * ({@code stood}), keeping its timeline, and the set-aside record is applied again.
+     * An operator retried incident {@code incidentId}, alone or as part of batch {@code batchId} ({@code null}: alone):
+     * the order is put back as it stood when it was set aside ({@code stood}), keeping its timeline, and the set-aside
+     * record is applied again.
      */
-    record IncidentRetried(String incidentId, OrderState stood, String by, long at) implements OrderFact {
+    record IncidentRetried(String incidentId, OrderState stood, String by, long at, String batchId)
+            implements OrderFact {
+
+        public IncidentRetried(String incidentId, OrderState stood, String by, long at) {
+            this(incidentId, stood, by, at, null);
+        }
     }
 
     /** An operator dismissed incident {@code incidentId} with a note: the order stays as the incident left it. */

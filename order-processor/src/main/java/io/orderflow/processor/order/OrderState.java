@@ -1,5 +1,6 @@
 package io.orderflow.processor.order;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.flows.NodeDefinition;
 import io.orderflow.schemas.model.ChatMessage;
@@ -27,15 +28,25 @@ import java.util.Optional;
  * @param createdAt     private: epoch milliseconds when the order was started (the index row shows it)
  * @param updatedAt     private: epoch milliseconds of the last change (the index row shows it)
  * @param version       private: increases with every change, published on {@code order-updates}
+ * @param batches       private: the batches that acted on the order, the latest {@value #BATCHES_KEPT}, oldest
+ *                      first: a batch's command sent again is answered as done and changes nothing; not
+ *                      written while empty
  */
 public record OrderState(String orderId, OrderStatus status, String reason, JsonNode order, FlowVersion flow,
                          Map<String, NodeState> nodes, Map<String, EdgeState> edges, List<Wait> waits,
                          JsonNode vars, List<TimelineEntry> timeline, List<ChatMessage> chat, String instanceId,
                          int generation, Rollback rollback, long seq, String fingerprint, int rollbackPolls,
-                         long createdAt, long updatedAt, long version) {
+                         long createdAt, long updatedAt, long version,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> batches) {
 
     public static final int TIMELINE_CAP = 400;
     public static final int CHAT_CAP = 100;
+    /**
+     * Batches an order remembers having acted on it. A batch sends an order's command again only for the orders it
+     * acted on since its last checkpoint (a fraction of a second of work), so a repeat finds its batch among the
+     * latest few; this many keeps repeats deduplicated with that many other batches acting on the order in between.
+     */
+    public static final int BATCHES_KEPT = 32;
 
     public OrderState {
         nodes = frozen(nodes);
@@ -43,6 +54,7 @@ public record OrderState(String orderId, OrderStatus status, String reason, Json
         waits = waits == null ? List.of() : List.copyOf(waits);
         timeline = frozen(timeline);
         chat = chat == null ? List.of() : List.copyOf(chat);
+        batches = batches == null ? List.of() : List.copyOf(batches);
     }
 
     /** The classes of the read-only maps and lists {@link #frozen} makes or takes over. */
@@ -125,6 +137,15 @@ public record OrderState(String orderId, OrderStatus status, String reason, Json
         return edit().chat(next.size() > CHAT_CAP ? next.subList(next.size() - CHAT_CAP, next.size()) : next).build();
     }
 
+    /** A copy that remembers batch {@code batchId} acted on the order, keeping the latest {@value #BATCHES_KEPT}. */
+    public OrderState withBatch(String batchId) {
+        List<String> next = new ArrayList<>(batches);
+        next.remove(batchId);
+        next.add(batchId);
+        return edit().batches(next.size() > BATCHES_KEPT ? next.subList(next.size() - BATCHES_KEPT, next.size())
+                : next).build();
+    }
+
     /** The chat message that carries the proposal {@code proposalId}, if any is still kept. */
     public Optional<ChatMessage> proposalMessage(String proposalId) {
         return chat.stream().filter(m -> m.proposal() != null && m.proposal().id().equals(proposalId)).findFirst();
@@ -152,13 +173,14 @@ public record OrderState(String orderId, OrderStatus status, String reason, Json
         private long createdAt;
         private long updatedAt;
         private long version;
+        private List<String> batches;
 
         private Builder(OrderState s) {
             orderId = s.orderId; status = s.status; reason = s.reason; order = s.order; flow = s.flow;
             nodes = s.nodes; edges = s.edges; waits = s.waits; vars = s.vars; timeline = s.timeline; chat = s.chat;
             instanceId = s.instanceId; generation = s.generation; rollback = s.rollback; seq = s.seq;
             fingerprint = s.fingerprint; rollbackPolls = s.rollbackPolls; createdAt = s.createdAt;
-            updatedAt = s.updatedAt; version = s.version;
+            updatedAt = s.updatedAt; version = s.version; batches = s.batches;
         }
 
         public Builder status(OrderStatus v) { status = v; return this; }
@@ -177,10 +199,12 @@ public record OrderState(String orderId, OrderStatus status, String reason, Json
         public Builder rollbackPolls(int v) { rollbackPolls = v; return this; }
         public Builder updatedAt(long v) { updatedAt = v; return this; }
         public Builder version(long v) { version = v; return this; }
+        public Builder batches(List<String> v) { batches = v; return this; }
 
         public OrderState build() {
             return new OrderState(orderId, status, reason, order, flow, nodes, edges, waits, vars, timeline, chat,
-                    instanceId, generation, rollback, seq, fingerprint, rollbackPolls, createdAt, updatedAt, version);
+                    instanceId, generation, rollback, seq, fingerprint, rollbackPolls, createdAt, updatedAt, version,
+                    batches);
         }
     }
 }

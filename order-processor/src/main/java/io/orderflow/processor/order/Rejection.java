@@ -43,4 +43,19 @@ public record Rejection(int status, String message) {
     public static Rejection incidentWithoutRecord(String incidentId) {
         return new Rejection(409, "Incident " + incidentId + " cannot be retried: its record was not kept.");
     }
+
+    /** A batch's cancel of an order that has ended: nothing to cancel. */
+    public static Rejection ended(String orderId, String status) {
+        return new Rejection(409, "Order " + orderId + " has already ended: " + status);
+    }
+
+    /** A batch's event for an order with no node waiting for it. */
+    public static Rejection notWaitingForEvent(String orderId, String event) {
+        return new Rejection(409, "No node of order " + orderId + " is waiting for " + event);
+    }
+
+    /** A batch's incident retry for an order without an open incident. */
+    public static Rejection noOpenIncident(String orderId) {
+        return new Rejection(409, "Order " + orderId + " has no open incident");
+    }
 }

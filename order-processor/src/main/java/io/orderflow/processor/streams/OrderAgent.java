@@ -10,8 +10,10 @@ import io.orderflow.processor.order.OrderApplier;
 import io.orderflow.processor.order.OrderDecider;
 import io.orderflow.processor.order.OrderFact;
 import io.orderflow.processor.order.OrderState;
+import io.orderflow.processor.order.Rejection;
 import io.orderflow.processor.store.IndexedStore;
 import io.orderflow.processor.timers.Due;
+import io.orderflow.schemas.batches.BatchAction;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
@@ -268,7 +270,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             }
             OrderState state = read(orderId);
             if (envelope.command() instanceof OrderCommand.RetryIncident
-                    || envelope.command() instanceof OrderCommand.DismissIncident) {
+                    || envelope.command() instanceof OrderCommand.DismissIncident
+                    || envelope.command() instanceof OrderCommand.ApplyBatchAction batch
+                    && batch.action() instanceof BatchAction.RetryIncident) {
                 incidentCommand(orderId, state, envelope, now);
                 return;
             }
@@ -407,12 +411,27 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         /**
          * Retries or dismisses one of the order's incidents, answering the incident as it is afterwards. A retry of a
          * record of the agent's own (a run report, a due timer) applies it again here, on the state the retry put
-         * back; failing again sets the order aside again, and the incident is open once more with the new cause.
+         * back; failing again sets the order aside again, and the incident is open once more with the new cause. A
+         * batch retries the order's open incident, once: a batch that acted on the order before is answered as done.
          */
         private void incidentCommand(String orderId, OrderState state, CommandEnvelope envelope, long now) {
             Decision decision;
             Incident incident;
             switch (envelope.command()) {
+                case OrderCommand.ApplyBatchAction batch when state == null -> {
+                    incident = null;
+                    decision = Decision.rejected(Rejection.notFound(orderId));
+                }
+                case OrderCommand.ApplyBatchAction batch when state.batches().contains(batch.batchId()) -> {
+                    incident = null;
+                    decision = OrderDecider.replayed(batch.batchId());
+                }
+                case OrderCommand.ApplyBatchAction batch -> {
+                    incident = openIncident(orderId);
+                    decision = incident == null ? Decision.rejected(Rejection.noOpenIncident(orderId))
+                            : OrderDecider.applied(decider.retryIncident(state, incident.id(), incident,
+                            envelope.caller(), batch.batchId(), now), batch.batchId());
+                }
                 case OrderCommand.RetryIncident retry -> {
                     incident = incidents.get(retry.incidentId());
                     decision = decider.retryIncident(state, retry.incidentId(), incident, envelope.caller(), now);
@@ -437,7 +456,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 return;
             }
             carryOut(orderId, state, settled, now);
-            if (envelope.command() instanceof OrderCommand.RetryIncident && !OrderDecider.fromRunner(incident)) {
+            if (!(envelope.command() instanceof OrderCommand.DismissIncident) && !OrderDecider.fromRunner(incident)) {
                 applyAgain(orderId, incident, now);
             }
             Decision.Reply reply = decision.reply() != null ? decision.reply()
@@ -475,6 +494,20 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             } catch (RuntimeException e) {
                 setAside(orderId, state, incident.source(), report, e, now);
             }
+        }
+
+        /** The order's latest open incident, or {@code null}. */
+        private Incident openIncident(String orderId) {
+            Incident latest = null;
+            try (KeyValueIterator<String, Incident> it = incidents.range(orderId + ":", orderId + ":~")) {
+                while (it.hasNext()) {
+                    Incident one = it.next().value;
+                    if (one.open() && (latest == null || one.createdAt() > latest.createdAt())) {
+                        latest = one;
+                    }
+                }
+            }
+            return latest;
         }
 
         /**
