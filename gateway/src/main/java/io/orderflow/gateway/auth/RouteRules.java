@@ -69,6 +69,12 @@ public final class RouteRules {
             // beyond the contract: resolving an incident (apply its record again, or dismiss it with a note)
             rule("POST", "/api/v1/incidents/{id}/retry", Need.OPERATOR),
             rule("POST", "/api/v1/incidents/{id}/dismiss", Need.OPERATOR),
+            // beyond the contract: batch operations act on many orders at once, and their progress names orders and
+            // what was refused, so reading them needs operator too
+            rule("POST", "/api/v1/batches", Need.OPERATOR),
+            rule("GET", "/api/v1/batches", Need.OPERATOR),
+            rule("GET", "/api/v1/batches/{id}", Need.OPERATOR),
+            rule("POST", "/api/v1/batches/{id}/stop", Need.OPERATOR),
             rule("GET", "/api/v1/system", Need.OPERATOR),
             // beyond the contract: the service clock of a test system (CLOCK_CONTROL; 404 while it is off)
             rule("GET", "/api/v1/clock", Need.VIEWER),

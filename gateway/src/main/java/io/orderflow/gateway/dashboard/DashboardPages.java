@@ -23,7 +23,7 @@ public class DashboardPages {
     /** The client-side routes: each answers the same {@code index.html}, whose script renders the page. */
     public static final List<String> PAGES = List.of("/", "/sign-in", "/orders", "/orders/{id}", "/approvals",
             "/back-office", "/webhooks", "/team", "/audit", "/flows", "/system",
-            "/incidents");
+            "/incidents", "/batches", "/batches/{id}");
 
     /** The scripts and styles of the pages. */
     public static final String ASSETS = "/assets/**";

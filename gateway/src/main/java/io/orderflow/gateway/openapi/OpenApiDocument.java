@@ -57,7 +57,8 @@ class OpenApiDocument {
             Map.entry("updatePerson", RequestSchema.UPDATE_PERSON),
             Map.entry("createToken", RequestSchema.CREATE_TOKEN),
             Map.entry("replayWebhookDeliveries", RequestSchema.REPLAY_WEBHOOK_DELIVERIES),
-            Map.entry("setClock", RequestSchema.SET_CLOCK));
+            Map.entry("setClock", RequestSchema.SET_CLOCK),
+            Map.entry("createBatch", RequestSchema.CREATE_BATCH));
 
     /** Swagger's own mapper for OpenAPI 3.1 models (Jackson 2, inside swagger-core). */
     private final ObjectMapper swagger = Json31.mapper();

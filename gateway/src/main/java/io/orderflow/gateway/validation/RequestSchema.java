@@ -21,7 +21,8 @@ public enum RequestSchema {
     UPDATE_PERSON("UpdatePersonRequest", ApiRequest.UPDATE_PERSON),
     CREATE_TOKEN("CreateTokenRequest", ApiRequest.CREATE_TOKEN),
     REPLAY_WEBHOOK_DELIVERIES("ReplayWebhookDeliveriesRequest", ApiRequest.REPLAY_WEBHOOK_DELIVERIES),
-    SET_CLOCK("SetClockRequest", ApiRequest.SET_CLOCK);
+    SET_CLOCK("SetClockRequest", ApiRequest.SET_CLOCK),
+    CREATE_BATCH("CreateBatchRequest", ApiRequest.CREATE_BATCH);
 
     private final String componentName;
     private final ApiRequest request;
