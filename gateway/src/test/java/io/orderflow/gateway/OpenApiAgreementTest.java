@@ -46,6 +46,7 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
     private static final String SUBSCRIBE = "/api/v1/webhook-subscriptions";
     private static final String SIGNED = "/api/v1/webhooks/events";
     private static final String DISMISS = "/api/v1/incidents/ord_agreement/dismiss";
+    private static final String BATCH = "/api/v1/batches";
 
     private String document;
 
@@ -98,6 +99,18 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 Arguments.of(DISMISS, "{}", false),
                 Arguments.of(DISMISS, "{\"note\": \"\"}", false),
                 Arguments.of(DISMISS, "{\"note\": \"ok\", \"by\": \"x\"}", false),
+                // start a batch (valid ones by ids of unknown orders, so nothing the other tests hold changes)
+                Arguments.of(BATCH, "{\"orderIds\": [\"ord_agreement_none\"], \"action\": \"cancel\", \"reason\": \"dup\"}", true),
+                Arguments.of(BATCH, "{\"orderIds\": [\"ord_agreement_none\"], \"action\": \"deliver_event\", \"event\": \"payment.received\", \"payload\": {\"a\": 1}, \"rate\": 2}", true),
+                Arguments.of(BATCH, "{\"orderIds\": [\"ord_agreement_none\"], \"action\": \"decide_approval\", \"nodeId\": \"approval\", \"decision\": \"rejected\", \"note\": \"n\"}", true),
+                Arguments.of(BATCH, "{\"filter\": {\"status\": \"failed\", \"type\": \"reorder\", \"q\": \"ord_agreement_none\", \"since\": 1, \"until\": 2}, \"action\": \"retry_incident\"}", true),
+                Arguments.of(BATCH, "{\"filter\": {\"status\": \"sleeping\"}, \"action\": \"retry_incident\"}", false),
+                Arguments.of(BATCH, "{\"filter\": {}, \"action\": \"archive\"}", false),
+                Arguments.of(BATCH, "{\"filter\": {}, \"action\": \"cancel\", \"reason\": \"\"}", false),
+                Arguments.of(BATCH, "{\"orderIds\": [], \"action\": \"retry_incident\"}", false),
+                Arguments.of(BATCH, "{\"orderIds\": [\"x\"], \"action\": \"retry_incident\"}", false),
+                Arguments.of(BATCH, "{\"filter\": {}, \"action\": \"retry_incident\", \"rate\": 0}", false),
+                Arguments.of(BATCH, "{\"filter\": {}, \"action\": \"retry_incident\", \"extra\": 1}", false),
                 // subscribe to webhooks
                 Arguments.of(SUBSCRIBE, "{\"url\": \"https://example.com/hook\"}", true),
                 Arguments.of(SUBSCRIBE, "{\"url\": \"http://localhost:9000/hook\", \"events\": [\"*\"]}", true),
@@ -165,7 +178,11 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 "/api/v1/orders/{id}/cancel", "/api/v1/webhook-subscriptions", "/api/v1/webhook-subscriptions/{id}",
                 "/api/v1/webhook-subscriptions/{id}/deliveries", "/api/v1/webhooks/events", "/api/v1/orders/counts",
                 "/api/v1/approvals", "/api/v1/incidents/{id}/retry", "/api/v1/incidents/{id}/dismiss",
-                "/api/v1/clock");
+                "/api/v1/clock", "/api/v1/batches", "/api/v1/batches/{id}", "/api/v1/batches/{id}/stop");
+        JsonObject createBatch = doc.getAsJsonObject("paths").getAsJsonObject("/api/v1/batches")
+                .getAsJsonObject("post");
+        assertThat(createBatch.getAsJsonObject("responses").keySet()).contains("202", "400", "409", "413");
+        assertThat(createBatch.getAsJsonObject("requestBody").toString()).contains("CreateBatchRequest");
         JsonObject paths = doc.getAsJsonObject("paths");
         assertThat(paths.getAsJsonObject("/api/v1/approvals").getAsJsonObject("get").getAsJsonObject("responses")
                 .getAsJsonObject("200").toString()).contains("#/components/schemas/ApprovalRow");
@@ -174,7 +191,8 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
         assertThat(doc.getAsJsonObject("components").getAsJsonObject("schemas").keySet()).contains(
                 "StartOrderRequest", "DeliverEventRequest", "DecideApprovalRequest", "CancelOrderRequest",
                 "CreateWebhookSubscriptionRequest", "SignedEventRequest", "WebhookSubscription", "WebhookDelivery",
-                "Error", "Flow", "OrderIndexRow", "OrderState", "SetClockRequest", "ServiceClock");
+                "Error", "Flow", "OrderIndexRow", "OrderState", "SetClockRequest", "ServiceClock",
+                "CreateBatchRequest", "Batch");
         JsonObject start = doc.getAsJsonObject("paths").getAsJsonObject("/api/v1/orders").getAsJsonObject("post");
         assertThat(start.getAsJsonObject("responses").keySet())
                 .containsExactlyInAnyOrder("200", "201", "400", "404", "409", "413", "422", "503");

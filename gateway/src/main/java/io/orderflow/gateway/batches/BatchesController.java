@@ -83,8 +83,8 @@ class BatchesController {
             long now = clock.millis();
             BatchRecord.Definition definition = new BatchRecord.Definition("bat_" + RandomIds.hex(8),
                     filter(request), orderIds(request), action(request, caller), rate, caller, actor(caller), now);
-            return batches.loaded().then(Mono.fromRunnable(this::checkRunning))
-                    .then(checkMatches(definition))
+            return batches.loaded().then(checkMatches(definition))
+                    .then(Mono.fromRunnable(this::checkRunning))
                     .then(batches.create(definition));
         }).map(batch -> ResponseEntity.status(HttpStatus.ACCEPTED)
                 .location(URI.create("/api/v1/batches/" + batch.definition().batchId()))

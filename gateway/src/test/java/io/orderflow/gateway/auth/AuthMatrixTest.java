@@ -58,7 +58,7 @@ class AuthMatrixTest {
     /** The dashboard's scripts and pages, written here independently of the rule table: public, like health. */
     private static final List<String> DASHBOARD = List.of("/assets/**", "/", "/sign-in", "/orders", "/orders/{id}",
             "/approvals", "/back-office", "/webhooks", "/team", "/audit", "/flows", "/system",
-            "/incidents");
+            "/incidents", "/batches", "/batches/{id}");
     private static final List<String> UNDOCUMENTED = java.util.stream.Stream.concat(
             java.util.stream.Stream.of("/api/v1/openapi.json", "/api/v1/orders/{id}/socket",
                     "/api/v1/order-updates/socket", "/actuator/prometheus"),
@@ -190,6 +190,10 @@ class AuthMatrixTest {
             // beyond the contract: incidents carry internal error texts, and resolving one changes an order
             return Need.OPERATOR;
         }
+        if (path.equals("/api/v1/batches") || path.startsWith("/api/v1/batches/")) {
+            // beyond the contract: a batch changes many orders, and its progress names them and their refusals
+            return Need.OPERATOR;
+        }
         if (path.equals("/api/v1/system")) {
             return Need.OPERATOR; // beyond the contract: the services' readiness parts and the consumer groups
         }
@@ -232,8 +236,9 @@ class AuthMatrixTest {
             case "GET /assets/**" -> new Probe("/assets/app.js", "", 200);
             case "GET /orders/{id}" -> new Probe("/orders/" + ORDER, "", 200);
             case "GET /", "GET /sign-in", "GET /orders", "GET /approvals", "GET /back-office", "GET /webhooks",
-                 "GET /team", "GET /audit", "GET /flows", "GET /system", "GET /incidents" ->
+                 "GET /team", "GET /audit", "GET /flows", "GET /system", "GET /incidents", "GET /batches" ->
                     new Probe(rule.path(), "", 200);
+            case "GET /batches/{id}" -> new Probe("/batches/bat_0000000000000000", "", 200);
             case "GET /api/v1/openapi.json" -> new Probe("/api/v1/openapi.json", "", 200);
             case "GET /api/v1/flows" -> new Probe("/api/v1/flows", "", 200);
             case "POST /api/v1/orders" -> new Probe("/api/v1/orders", """
@@ -252,6 +257,10 @@ class AuthMatrixTest {
             case "GET /api/v1/clock" -> new Probe("/api/v1/clock", "", 404);
             case "POST /api/v1/clock" -> new Probe("/api/v1/clock", "{\"advanceBy\": \"PT1H\"}", 404);
             case "DELETE /api/v1/clock" -> new Probe("/api/v1/clock", "", 404);
+            case "POST /api/v1/batches" -> new Probe("/api/v1/batches", "{\"filter\": {}, \"action\": \"cancel\"}", 400);
+            case "GET /api/v1/batches" -> new Probe("/api/v1/batches", "", 200);
+            case "GET /api/v1/batches/{id}" -> new Probe("/api/v1/batches/bat_0000000000000000", "", 404);
+            case "POST /api/v1/batches/{id}/stop" -> new Probe("/api/v1/batches/bat_0000000000000000/stop", "", 404);
             case "GET /actuator/prometheus" -> new Probe("/actuator/prometheus", "", 200);
             case "POST /api/v1/orders/{id}/events" -> new Probe(order + "/events", "{\"event\": \"x.happened\"}", 200);
             case "POST /api/v1/orders/{id}/approvals/{nodeId}" ->

@@ -1,6 +1,7 @@
 package io.orderflow.gateway.testing;
 
 import io.orderflow.kafka.TopicReader;
+import io.orderflow.schemas.batches.BatchAction;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
@@ -46,6 +47,9 @@ public final class FakeProcessor implements AutoCloseable {
     private final Set<String> silentOrders = ConcurrentHashMap.newKeySet();
     private final Map<String, List<ChatMessage>> chats = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> versions = new ConcurrentHashMap<>();
+    /** By order: the batches that acted on it. */
+    private final Map<String, Set<String>> batches = new ConcurrentHashMap<>();
+    private static final Set<String> ENDED = Set.of("completed", "declined", "cancelled", "failed", "rolled_back");
     private final KafkaProducer<String, CommandReply> producer;
     private final KafkaProducer<String, OrderUpdate> notices;
     private final TopicReader<String, CommandEnvelope> commands;
@@ -152,7 +156,7 @@ public final class FakeProcessor implements AutoCloseable {
                     }
                 }
                 case OrderCommand.CancelOrder cancel -> {
-                    if (Set.of("completed", "declined", "cancelled", "failed", "rolled_back").contains(order.status())) {
+                    if (ENDED.contains(order.status())) {
                         body.put("ok", false).put("status", order.status());
                     } else {
                         orders.put(order.orderId(), order.withStatus("cancelled"));
@@ -188,6 +192,23 @@ public final class FakeProcessor implements AutoCloseable {
                     } else {
                         chats.put(order.orderId(), chat.stream().map(m -> m == carrier
                                 ? m.withProposal(m.proposal().confirmed()) : m).toList());
+                        body.put("ok", true);
+                    }
+                }
+                // a batch's cancel, as the agent decides it: once per batch, an ended order refused with the reason
+                case OrderCommand.ApplyBatchAction batch -> {
+                    if (batches.computeIfAbsent(order.orderId(), id -> ConcurrentHashMap.newKeySet())
+                            .contains(batch.batchId())) {
+                        body.put("ok", true).put("replayed", true);
+                    } else if (!(batch.action() instanceof BatchAction.Cancel)) {
+                        status = 409;
+                        body.put("error", "The test processor only cancels in a batch");
+                    } else if (ENDED.contains(order.status())) {
+                        status = 409;
+                        body.put("error", "Order " + order.orderId() + " has already ended: " + order.status());
+                    } else {
+                        orders.put(order.orderId(), order.withStatus("cancelled"));
+                        batches.get(order.orderId()).add(batch.batchId());
                         body.put("ok", true);
                     }
                 }
