@@ -160,14 +160,16 @@ public final class TopicReader<K, V> implements AutoCloseable {
      */
     public CompletableFuture<Void> applied(RecordMetadata metadata) {
         Waiter waiter = new Waiter(metadata.partition(), metadata.offset(), new CompletableFuture<>());
+        List<Waiter> released;
         synchronized (lock) {
             if (stopped) {
                 waiter.future().cancel(false);
-            } else {
-                waiters.add(waiter);
-                releaseWaiters();
+                return waiter.future();
             }
+            waiters.add(waiter);
+            released = releaseWaiters();
         }
+        complete(released);
         return waiter.future();
     }
 
@@ -207,23 +209,35 @@ public final class TopicReader<K, V> implements AutoCloseable {
 
     /** Publishes the consumer's positions (read on the reading thread only) to writers waiting in {@link #applied}. */
     private void updatePositions() {
+        List<Waiter> released;
         synchronized (lock) {
             for (TopicPartition partition : partitions) {
                 positions.put(partition.partition(), consumer.position(partition));
             }
-            releaseWaiters();
+            released = releaseWaiters();
         }
+        complete(released);
     }
 
-    private void releaseWaiters() {
+    /**
+     * Takes out the waiters the positions have passed. They are completed by the caller once it holds the lock no more:
+     * a completion runs what waited on it, which may be a write that waits on this reader in turn.
+     */
+    private List<Waiter> releaseWaiters() {
+        List<Waiter> released = new ArrayList<>();
         waiters.removeIf(waiter -> {
             Long position = positions.get(waiter.partition());
             if (position != null && position > waiter.offset()) {
-                waiter.future().complete(null);
+                released.add(waiter);
                 return true;
             }
             return false;
         });
+        return released;
+    }
+
+    private static void complete(List<Waiter> released) {
+        released.forEach(waiter -> waiter.future().complete(null));
     }
 
     private void cancelWaiters() {
