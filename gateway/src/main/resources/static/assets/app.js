@@ -6,6 +6,7 @@ import { systemPage } from './system.js';
 import { startPage } from './start.js';
 import { auditPage } from './audit.js';
 import { incidentsPage } from './incidents.js';
+import { batchesPage } from './batches.js';
 
 const NAV = [
   ['/orders', 'Orders'], ['/approvals', 'Approvals'], ['/back-office', 'Back office'],
@@ -15,6 +16,7 @@ const NAV = [
   ['/flows', 'Flows'],
   ['/system', 'System', 'operator'],
   ['/incidents', 'Incidents', 'operator'],
+  ['/batches', 'Batches', 'operator'],
 ];
 
 const ROUTES = [
@@ -29,6 +31,8 @@ const ROUTES = [
   [/^\/flows$/, () => flowsPage],
   [/^\/system$/, () => systemPage],
   [/^\/incidents$/, () => incidentsPage],
+  [/^\/batches$/, () => batchesPage],
+  [/^\/batches\/([^/]+)$/, () => batchesPage],
 ];
 
 const main = document.getElementById('main');
@@ -90,7 +94,7 @@ function shell() {
   nav.hidden = false;
   const current = location.pathname === '/' ? '/orders' : location.pathname;
   mount(nav, h('ul', {}, NAV.filter(([, , role]) => !role || can(role)).map(([href, label]) => h('li', {},
-    h('a', { href, 'aria-current': current === href || (href === '/orders' && current.startsWith('/orders/')) ? 'page' : null }, label)))));
+    h('a', { href, 'aria-current': current === href || (href !== '/' && current.startsWith(`${href}/`)) ? 'page' : null }, label)))));
   const me = session.me;
   const name = me.kind === 'person' ? (me.name || me.email) : me.kind === 'token' ? me.identity
     : me.kind === 'password' ? 'Shared password' : 'Open deployment';

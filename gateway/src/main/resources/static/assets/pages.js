@@ -3,6 +3,7 @@ import {
   h, mount, api, can, fill, money, time, timeEl, badge, table, errorBox, field, withUndo, act, pool,
   closedApproval, copyButton, listUpdates, ORDER_STATUSES, ORDER_TYPES, TERMINAL,
 } from './lib.js';
+import { batchBar } from './batches.js';
 
 const REFRESH_MS = 5000;
 
@@ -90,6 +91,28 @@ export function ordersPage(main) {
   // sorted by change: the newest change on the first page when it was loaded. An order changed after it moves to
   // the top, ahead of the cursor, so the later pages would skip it: the page then says the list moved.
   let newestShown = null;
+  // operators tick orders (kept across pages and refreshes, cleared when the filters change) for a batch operation
+  const selected = new Set();
+  let matchingNow = 0;
+  const batch = can('operator') ? batchBar({ selected, matching: () => ({ filter: batchFilter(), count: matchingNow }) })
+    : null;
+  /** The list's filters as a batch's: what "every order the filters match" acts on. */
+  function batchFilter() {
+    const filter = {};
+    if (type.value) filter.type = type.value;
+    if (status.value) filter.status = status.value;
+    if (q.value.trim()) filter.q = q.value.trim();
+    const from = dayBound(since.value, false);
+    const to = dayBound(until.value, true);
+    if (from != null) filter.since = from;
+    if (to != null) filter.until = to;
+    return filter;
+  }
+  function tick(orderId, on) {
+    if (on) selected.add(orderId);
+    else selected.delete(orderId);
+    if (batch) batch.update();
+  }
   function filters() {
     const query = new URLSearchParams();
     if (type.value) query.set('type', type.value);
@@ -149,6 +172,8 @@ export function ordersPage(main) {
         mount(kept, `Ended orders are listed for ${span} after their last change, then archived.`);
       }
       const total = status.value ? (tally.counts[status.value] || 0) : tally.total;
+      matchingNow = total;
+      if (batch) batch.update();
       const first = pageIndex * pageSize;
       mount(pager,
         h('button', { type: 'button', class: 'secondary', id: 'page-prev', disabled: pageIndex === 0,
@@ -157,8 +182,15 @@ export function ordersPage(main) {
           ? `${first + 1}–${first + rows.length} of ${total}` : `0 of ${total}`),
         h('button', { type: 'button', class: 'secondary', id: 'page-next', disabled: !page.next,
           onclick: () => { pageIndex += 1; load(); } }, 'Older →'));
-      mount(list, table(['Order', 'Title', 'Type', 'Status', 'Total', 'Waiting on', 'Created', 'Updated'],
+      const selectPage = batch ? h('input', { type: 'checkbox', id: 'select-page', 'aria-label': 'Tick every order on this page',
+        checked: rows.length > 0 && rows.every((o) => selected.has(o.id)),
+        onchange: (e) => { rows.forEach((o) => tick(o.id, e.target.checked)); load(); } }) : null;
+      mount(list, table([selectPage, 'Order', 'Title', 'Type', 'Status', 'Total', 'Waiting on', 'Created', 'Updated']
+        .filter((header) => header !== null),
         rows.map((o) => h('tr', { 'data-order': o.id },
+          batch ? h('td', { 'data-label': 'Tick' }, h('input', { type: 'checkbox', class: 'select-order',
+            'aria-label': `Tick order ${o.id}`, checked: selected.has(o.id),
+            onchange: (e) => tick(o.id, e.target.checked) })) : null,
           h('td', { 'data-label': 'Order' }, orderLink(o)), h('td', { 'data-label': 'Title' }, o.title || ''),
           h('td', { 'data-label': 'Type' }, (o.type || '').replaceAll('_', ' ')),
           h('td', { 'data-label': 'Status' }, badge(o.status)),
@@ -183,6 +215,7 @@ export function ordersPage(main) {
     if (until.value) query.set('until', until.value);
     if (pageSize !== PAGE_SIZE) query.set('size', String(pageSize));
     history.replaceState(null, '', `/orders${query.toString() ? `?${query}` : ''}`);
+    selected.clear();
     cursors = [null];
     pageIndex = 0;
     load();
@@ -204,7 +237,7 @@ export function ordersPage(main) {
     h('form', { class: 'row panel', role: 'search', onsubmit: (e) => { e.preventDefault(); apply(); } },
       field('Type', type), field('Status', status), field('Search', q), field('Created from', since),
       field('to', until), field('Sort', sort))),
-    counts, moved, pager, list, kept);
+    counts, batch ? batch.element : null, moved, pager, list, kept);
   // Only the first page refreshes by itself, on the timer and at once on a change anywhere: a later page stays put
   // while someone reads it, and says when the list moved under it
   return refreshing(() => { if (pageIndex === 0) load(); }, undefined,

@@ -72,6 +72,9 @@ class DashboardBrowserTest {
     /** The incidents page once its list has answered, with rows or without. */
     private static final By LOADED_INCIDENTS = By.xpath(
             "//div[@id='incidents-list' and not(contains(., 'Loading incidents'))]");
+    /** The batches page once its list has answered, with rows or without. */
+    private static final By LOADED_BATCHES = By.xpath(
+            "//div[@id='batches-list' and not(contains(., 'Loading batches'))]");
 
     private static StandaloneSystem system;
     static WebTestClient http;
@@ -725,7 +728,8 @@ class DashboardBrowserTest {
                 new Page("/webhooks", "webhooks", By.cssSelector("[data-subscription]")),
                 new Page("/team", "team", By.cssSelector("tr[data-person]")),
                 new Page("/flows", "flows", By.cssSelector("tr[data-flow=b2b_order]")),
-                new Page("/incidents", "incidents", LOADED_INCIDENTS));
+                new Page("/incidents", "incidents", LOADED_INCIDENTS),
+                new Page("/batches", "batches", LOADED_BATCHES));
         for (Page page : pages) {
             open(browser, page.path());
             wait(browser).until(ExpectedConditions.presenceOfElementLocated(page.ready()));
@@ -737,7 +741,8 @@ class DashboardBrowserTest {
                 wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("node-details"), "Output"));
             }
             assertThat(browser.findElements(By.cssSelector("[role=alert]"))).as(page.path()).isEmpty();
-            if (page.name().equals("incidents")) { // nothing of the page's own code shows through as text
+            if (page.name().equals("incidents") || page.name().equals("batches")) {
+                // nothing of the page's own code shows through as text
                 assertThat(browser.findElement(By.tagName("main")).getText()).doesNotContain("null", "undefined");
             }
             // the whole page, up to a height a reader can take in

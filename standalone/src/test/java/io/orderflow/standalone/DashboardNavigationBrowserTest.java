@@ -43,7 +43,7 @@ class DashboardNavigationBrowserTest {
         WebDriver operator = signedIn(OPERATOR);
         open(operator, "/orders");
         assertThat(navigation(operator)).containsExactly("Orders", "Approvals", "Back office", "Webhooks", "Team",
-                "Audit", "Flows", "System", "Incidents");
+                "Audit", "Flows", "System", "Incidents", "Batches");
     }
 
     @Test
