@@ -6,11 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.client.ApiClient;
 import io.orderflow.client.ApiException;
+import io.orderflow.client.api.BatchesControllerApi;
 import io.orderflow.client.api.ClockControllerApi;
 import io.orderflow.client.api.FlowsControllerApi;
 import io.orderflow.client.api.OrdersControllerApi;
 import io.orderflow.client.api.WebhookSubscriptionsControllerApi;
+import io.orderflow.client.model.Batch;
 import io.orderflow.client.model.CancelOrderRequest;
+import io.orderflow.client.model.CreateBatchRequest;
 import io.orderflow.client.model.CreateWebhookSubscriptionRequest;
 import io.orderflow.client.model.CreateWebhookSubscriptionRequest.EventsEnum;
 import io.orderflow.client.model.DecideApprovalRequest;
@@ -42,6 +45,7 @@ class GeneratedJavaClientEndToEndTest {
     private static OrdersControllerApi orders;
     private static WebhookSubscriptionsControllerApi subscriptions;
     private static ClockControllerApi clock;
+    private static BatchesControllerApi batches;
 
     @BeforeAll
     static void start() {
@@ -53,6 +57,7 @@ class GeneratedJavaClientEndToEndTest {
         orders = new OrdersControllerApi(client);
         subscriptions = new WebhookSubscriptionsControllerApi(client);
         clock = new ClockControllerApi(client);
+        batches = new BatchesControllerApi(client);
         FlowsControllerApi flows = new FlowsControllerApi(client);
         await().atMost(Duration.ofSeconds(60)).until(() -> flows.listFlows().getFlows().stream()
                 .anyMatch(flow -> "purchase_request".equals(flow.getId()) && flow.getPublishedVersion() != null));
@@ -128,6 +133,27 @@ class GeneratedJavaClientEndToEndTest {
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
         assertThatThrownBy(() -> clock.resetClock())
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
+    }
+
+    @Test
+    void a_batch_cancels_the_orders_it_names_and_reports_its_progress() throws ApiException {
+        List<String> picked = List.of(orders.startOrder(purchaseRequest(), null).getOrderId(),
+                orders.startOrder(purchaseRequest(), null).getOrderId());
+        picked.forEach(GeneratedJavaClientEndToEndTest::waitingAtApproval);
+
+        Batch accepted = batches.createBatch(new CreateBatchRequest().orderIds(picked)
+                .action(CreateBatchRequest.ActionEnum.CANCEL).reason("ordered twice"));
+        assertThat(accepted.getId()).startsWith("bat_");
+        assertThat(accepted.getPicked()).isEqualTo(2);
+
+        Batch completed = await().atMost(Duration.ofSeconds(60)).until(() -> batches.getBatch(accepted.getId()),
+                batch -> batch.getState() == Batch.StateEnum.COMPLETED);
+        assertThat(completed.getDone()).isEqualTo(2);
+        assertThat(completed.getFailed()).isZero();
+        for (String orderId : picked) {
+            assertThat(orders.getOrder(orderId, null, null).getStatus()).isEqualTo(OrderStatus.CANCELLED);
+        }
+        assertThat(batches.listBatches(null, "10").getBatches()).extracting(Batch::getId).contains(accepted.getId());
     }
 
     @Test

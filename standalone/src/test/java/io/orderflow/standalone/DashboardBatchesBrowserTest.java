@@ -75,7 +75,8 @@ class DashboardBatchesBrowserTest {
         listOf(browser, customer, orders);
 
         waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-act-filter"),
-                "Act on all 3 orders the filters match")).click();
+                "Act on all 3 orders the filters match"));
+        browser.findElement(By.id("batch-act-filter")).click();
         new Select(browser.findElement(By.id("batch-action"))).selectByValue("cancel");
         browser.findElement(By.id("batch-review")).click();
         waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-problem"), "A cancel needs a reason."));
