@@ -235,10 +235,11 @@ function batchPage(main, id) {
         render(after);
       }));
     }
+    const state = badge(b.state);
+    state.id = 'batch-state';
     mount(view,
       h('div', { class: 'panel' },
-        h('p', {}, badge(b.state), ' ', h('strong', { id: 'batch-state' }, b.state),
-          b.state === 'running' ? h('span', { class: 'muted' }, ` · ${b.phase}`) : null),
+        h('p', {}, state, b.state === 'running' ? h('span', { class: 'muted' }, ` ${b.phase}`) : null),
         h('p', {}, progressBar(b, 'batch-progress'), ' ', h('span', { id: 'batch-progress-text' }, progressText(b))),
         h('ul', { class: 'counts', id: 'batch-counts' },
           h('li', {}, 'matched ', h('strong', { id: 'batch-matched' }, String(b.matched))),

@@ -2,10 +2,10 @@ package io.orderflow.schemas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.orderflow.schemas.batches.BatchAction;
 import io.orderflow.schemas.batches.BatchFilter;
 import io.orderflow.schemas.batches.BatchRecord;
 import io.orderflow.schemas.clock.ClockSetting;
+import io.orderflow.schemas.commands.BatchAction;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;

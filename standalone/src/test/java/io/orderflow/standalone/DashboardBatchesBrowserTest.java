@@ -84,6 +84,7 @@ class DashboardBatchesBrowserTest {
         browser.findElement(By.id("batch-review")).click();
         waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-confirm-text"),
                 "Cancel 3 orders for “Budget frozen”?"));
+        DashboardBrowserTest.pageScreenshot(browser, "orders-batch-confirm");
         assertThat(orders).as("nothing is sent before the confirmation")
                 .allSatisfy(id -> assertThat(read(id).get("status").asString()).isEqualTo("waiting"));
         browser.findElement(By.id("batch-confirm")).click();
@@ -96,6 +97,7 @@ class DashboardBatchesBrowserTest {
         assertThat(browser.findElement(By.id("batch-progress-text")).getText()).isEqualTo("3 of 3 · 3 done · 0 failed");
         assertThat(browser.findElement(By.id("batch-action-text")).getText()).isEqualTo("Cancel: Budget frozen");
         assertThat(browser.findElements(By.id("batch-stop"))).as("no Stop once it completed").isEmpty();
+        DashboardBrowserTest.pageScreenshot(browser, "batch");
         for (String id : orders) {
             JsonNode order = read(id);
             assertThat(order.get("status").asString()).isEqualTo("cancelled");

@@ -737,8 +737,12 @@ class DashboardBrowserTest {
                 browser.findElement(By.id("chat-text")).sendKeys("approve it");
                 browser.findElement(By.id("chat-send")).click();
                 wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-proposal]")));
-                browser.findElement(By.cssSelector("svg.graph .node[data-node=policy]")).click();
-                wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("node-details"), "Output"));
+                // the page draws again on every push (the chat's answer may still come): a node found just before
+                // one is gone, so the click is tried again on the node as drawn then (a selection stays selected)
+                wait(browser).until(d -> {
+                    d.findElement(By.cssSelector("svg.graph .node[data-node=policy]")).click();
+                    return d.findElement(By.id("node-details")).getText().contains("Output");
+                });
             }
             assertThat(browser.findElements(By.cssSelector("[role=alert]"))).as(page.path()).isEmpty();
             if (page.name().equals("incidents") || page.name().equals("batches")) {

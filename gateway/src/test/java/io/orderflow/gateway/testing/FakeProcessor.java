@@ -1,7 +1,7 @@
 package io.orderflow.gateway.testing;
 
 import io.orderflow.kafka.TopicReader;
-import io.orderflow.schemas.batches.BatchAction;
+import io.orderflow.schemas.commands.BatchAction;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;

@@ -2,7 +2,7 @@ package io.orderflow.processor.order;
 
 import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.timers.Due;
-import io.orderflow.schemas.batches.BatchAction;
+import io.orderflow.schemas.commands.BatchAction;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.documents.Documents;

@@ -13,7 +13,7 @@ import io.orderflow.processor.order.OrderState;
 import io.orderflow.processor.order.Rejection;
 import io.orderflow.processor.store.IndexedStore;
 import io.orderflow.processor.timers.Due;
-import io.orderflow.schemas.batches.BatchAction;
+import io.orderflow.schemas.commands.BatchAction;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;

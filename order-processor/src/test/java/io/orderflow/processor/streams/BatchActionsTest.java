@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.orderflow.processor.order.OrderApplier;
 import io.orderflow.processor.order.OrderFact;
 import io.orderflow.processor.order.OrderState;
-import io.orderflow.schemas.batches.BatchAction;
+import io.orderflow.schemas.commands.BatchAction;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;

@@ -2,6 +2,7 @@ package io.orderflow.schemas.batches;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.orderflow.schemas.commands.BatchAction;
 import io.orderflow.schemas.commands.Caller;
 import java.util.List;
 

@@ -2,7 +2,6 @@ package io.orderflow.schemas.commands;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import io.orderflow.schemas.batches.BatchAction;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.model.ChatMessage;
 import java.util.List;

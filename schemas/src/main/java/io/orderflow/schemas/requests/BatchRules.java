@@ -1,6 +1,6 @@
 package io.orderflow.schemas.requests;
 
-import io.orderflow.schemas.batches.BatchAction;
+import io.orderflow.schemas.commands.BatchAction;
 import io.orderflow.schemas.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

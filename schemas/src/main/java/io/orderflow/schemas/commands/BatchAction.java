@@ -1,12 +1,12 @@
-package io.orderflow.schemas.batches;
+package io.orderflow.schemas.commands;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import tools.jackson.databind.JsonNode;
 
 /**
- * What a batch does to each order it matched. Sealed: the order's agent switches over it exhaustively, so an action
- * nobody carries out does not compile.
+ * What a batch does to each order it matched, carried by the order's command ({@link OrderCommand.ApplyBatchAction}).
+ * Sealed: the order's agent switches over it exhaustively, so an action nobody carries out does not compile.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
