@@ -266,11 +266,11 @@ public class BatchRunner implements SmartLifecycle {
             switch (value) {
                 case Definition definition -> known.definition = definition;
                 case Progress progress -> {
+                    // the last one read is the checkpoint the batch goes on from; the chunks before it are dropped
+                    // when the batch starts, since a later record may set the checkpoint back
                     known.progress = progress;
                     if (progress.ended()) {
                         known.chunks.clear();
-                    } else {
-                        known.chunks.headMap(progress.chunk()).clear(); // acted on already
                     }
                 }
                 case BatchRecord.Stop stop -> known.stop = stop;
@@ -394,8 +394,8 @@ public class BatchRunner implements SmartLifecycle {
                 for (int from = 0, index = 0; from < ids.size(); from += BatchRecord.Chunk.MAX_IDS, index++) {
                     chunks.put(index, ids.subList(from, Math.min(ids.size(), from + BatchRecord.Chunk.MAX_IDS)));
                 }
-                chunks.headMap(this.progress.chunk()).clear();
             }
+            chunks.headMap(this.progress.chunk()).clear(); // acted on already
         }
 
         String id() {
