@@ -193,6 +193,27 @@ class TopicReaderTest {
         assertThat(seen).containsExactly("v");
     }
 
+    /**
+     * A write whose completion waits on the reader again (the next write of a view, made on the thread that read the
+     * first): the reader completes the first wait, takes the second, and reads on.
+     */
+    @Test
+    void aWaitAskedForWhileAnotherCompletesIsReleasedAndTheReaderGoesOn() throws Exception {
+        String topic = newTopic();
+        TopicReader<String, String> reader = reader(topic, new StringDeserializer(), From.END, record -> { });
+        reader.start();
+        TopicPartition partition = new TopicPartition(topic, 0);
+        RecordMetadata first = new RecordMetadata(partition, 0, 0, 0, 0, 0);
+        RecordMetadata second = new RecordMetadata(partition, 1, 0, 0, 0, 0);
+        CompletableFuture<Void> chained = reader.applied(first).thenCompose(passed -> reader.applied(second));
+
+        producer.send(new ProducerRecord<>(topic, 0, "a", "1"));
+        producer.send(new ProducerRecord<>(topic, 0, "b", "2")).get(WAIT_SECONDS, TimeUnit.SECONDS);
+
+        chained.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        reader.applied(write(topic, "c", "3")).get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
     @Test
     void closeStopsTheThreadAndCancelsPendingWaits() throws Exception {
         String topic = newTopic();
