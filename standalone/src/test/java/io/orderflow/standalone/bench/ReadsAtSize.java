@@ -174,9 +174,12 @@ public final class ReadsAtSize {
                 new String[] {"approvals inbox", "/api/v1/approvals?status=pending"},
                 new String[] {"one order", "/api/v1/orders/" + someOrder});
         for (String[] read : reads) {
+            double cpu = cpuSeconds(system.pid());
             String at4 = percentiles(time(read[1], 4));
+            double perRead = (cpuSeconds(system.pid()) - cpu) * 1000 / READS;
             String at32 = percentiles(time(read[1], 32));
-            System.out.printf("%-8s | %-22s | %-17s | %-17s%n", String.format("%,d", total), read[0], at4, at32);
+            System.out.printf("%-8s | %-22s | %-17s | %-17s | %.1f ms CPU a read%n", String.format("%,d", total),
+                    read[0], at4, at32, perRead);
         }
         System.out.printf("after the reads: RSS %s MB%n", rssMb(system.pid()));
     }
@@ -219,6 +222,17 @@ public final class ReadsAtSize {
     private static String percentiles(long[] sorted) {
         return String.format("%.1f / %.1f", sorted[sorted.length / 2] / 1e6,
                 sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6);
+    }
+
+    /** The CPU the process has used (user and system), in seconds: {@code /proc/<pid>/stat} at 100 ticks a second. */
+    private static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (IOException e) {
+            return Double.NaN;
+        }
     }
 
     private static String rssMb(long pid) {
