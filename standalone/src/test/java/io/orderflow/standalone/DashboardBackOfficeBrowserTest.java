@@ -76,7 +76,7 @@ class DashboardBackOfficeBrowserTest {
 
         // newest first: the first page holds 50 of this test's orders, the pages after it the rest and the older ones
         for (int first = 51; first <= waiting; first += 50) {
-            browser.findElement(By.id("back-office-next")).click();
+            DashboardBrowserTest.click(browser, By.id("back-office-next"));
             waitOn(browser).until(ExpectedConditions.textToBe(range, "Waiting orders " + first + "–"
                     + Math.min(first + 49, waiting) + " of " + waiting + ", 50 a page"));
             seen.addAll(rowIds(browser));

@@ -41,6 +41,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -538,19 +539,19 @@ class DashboardBrowserTest {
                         .stream().mapToInt(e -> Integer.parseInt(e.getText())).sum()).isEqualTo(130));
 
         List<String> seen = new ArrayList<>(rowIds(browser));
-        browser.findElement(By.id("page-next")).click();
+        click(browser, By.id("page-next"));
         wait(browser).until(ExpectedConditions.textToBe(By.id("page-range"), "51–100 of 130"));
         seen.addAll(rowIds(browser));
-        browser.findElement(By.id("page-next")).click();
+        click(browser, By.id("page-next"));
         wait(browser).until(ExpectedConditions.textToBe(By.id("page-range"), "101–130 of 130"));
         seen.addAll(rowIds(browser));
         assertThat(browser.findElement(By.id("page-next")).isEnabled()).as("the last page").isFalse();
         assertThat(seen).as("every order once, newest first").containsExactlyElementsOf(started.reversed());
 
-        browser.findElement(By.id("page-prev")).click();
+        click(browser, By.id("page-prev"));
         wait(browser).until(ExpectedConditions.textToBe(By.id("page-range"), "51–100 of 130"));
         // one status on its own: its own count is the total
-        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("filter-status"))).selectByValue("waiting");
+        select(browser, By.id("filter-status"), "waiting");
         wait(browser).until(ExpectedConditions.textMatches(By.id("page-range"), java.util.regex.Pattern.compile(
                 "^1–\\d+ of \\d+$")));
         String waiting = browser.findElement(By.cssSelector("#status-counts li[data-status=waiting] strong")).getText();
@@ -559,8 +560,8 @@ class DashboardBrowserTest {
         // by last change, the oldest order comes first once it is the one that changed
         http.post().uri("/api/v1/orders/" + started.getFirst() + "/cancel").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{}").exchange().expectStatus().isOk();
-        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("filter-status"))).selectByValue("");
-        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("sort"))).selectByValue("updated");
+        select(browser, By.id("filter-status"), "");
+        select(browser, By.id("sort"), "updated");
         await().atMost(WAIT).untilAsserted(() -> assertThat(rowIds(browser)).first().isEqualTo(started.getFirst()));
         assertThat(browser.findElement(By.id("page-range")).getText()).isEqualTo("1–50 of 130");
     }
@@ -907,6 +908,25 @@ class DashboardBrowserTest {
 
     static void open(WebDriver browser, String path) {
         browser.get(base + path);
+    }
+
+    /**
+     * Clicks what {@code locator} finds, finding it again when the page redrew it between the find and the click (a
+     * list redraws on its refreshes and on every push of an order on it).
+     */
+    static void click(WebDriver browser, By locator) {
+        wait(browser).until(driver -> {
+            driver.findElement(locator).click();
+            return true;
+        });
+    }
+
+    /** Chooses {@code value} in the select {@code locator} finds, finding it again as {@link #click} does. */
+    static void select(WebDriver browser, By locator, String value) {
+        wait(browser).until(driver -> {
+            new Select(driver.findElement(locator)).selectByValue(value);
+            return true;
+        });
     }
 
     /** An explicit wait that looks again when the page re-rendered under it (the order page does on every push). */

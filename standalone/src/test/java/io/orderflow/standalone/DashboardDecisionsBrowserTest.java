@@ -68,8 +68,13 @@ class DashboardDecisionsBrowserTest {
                         + " row.querySelectorAll('button.approve, button.reject, button.retry, input.pick').length,"
                         + " !!row.querySelector('button.copy-note')].join('|') : 'gone';", selector),
                 shown -> String.valueOf(shown).matches("Rejected by ben@example\\.com .*\\|ship it\\|0\\|true"));
-        assertThat(browser.findElement(row).findElements(By.cssSelector("[role=alert]"))).isEmpty();
-        browser.findElement(row).findElement(By.cssSelector("button.dismiss")).click();
+        // the inbox redraws its rows on each refresh: the row is read in one script and found again for the click
+        assertThat(js(browser, "return document.querySelectorAll(arguments[0] + ' [role=alert]').length;", selector))
+                .isEqualTo(0L);
+        waitOn(browser).until(driver -> {
+            driver.findElement(row).findElement(By.cssSelector("button.dismiss")).click();
+            return true;
+        });
         waitOn(browser).until(ExpectedConditions.numberOfElementsToBe(row, 0));
     }
 
@@ -88,8 +93,10 @@ class DashboardDecisionsBrowserTest {
         By said = By.cssSelector("#results .decided-elsewhere");
         waitOn(browser).until(ExpectedConditions.textMatches(said,
                 Pattern.compile("Approved by ben@example\\.com \\d+ s ago\\. The order is \\w")));
-        String status = browser.findElement(By.id("order-status")).getAttribute("data-status");
-        assertThat(browser.findElement(said).getText()).endsWith("The order is " + status.replace('_', ' ') + ".");
+        // the page redraws on every push (the order goes on after the approval): status and text read in one script
+        String[] shown = String.valueOf(js(browser, "return [document.getElementById('order-status').dataset.status,"
+                + " document.querySelector('#results .decided-elsewhere').innerText].join('|');")).split("\\|");
+        assertThat(shown[1]).endsWith("The order is " + shown[0].replace('_', ' ') + ".");
         assertThat(browser.findElement(By.cssSelector("#results .note-text")).getText()).isEqualTo("fine by me");
         assertThat(browser.findElements(By.cssSelector("#results button.copy-note"))).hasSize(1);
         assertThat(browser.findElements(By.cssSelector("#results button.retry, #results [role=alert], "

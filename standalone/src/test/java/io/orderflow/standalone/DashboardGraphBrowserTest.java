@@ -20,6 +20,7 @@ import static org.awaitility.Awaitility.await;
 import io.orderflow.schemas.json.Json;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
@@ -40,6 +41,15 @@ import tools.jackson.databind.JsonNode;
  */
 @ExtendWith(DashboardBrowserTest.OnSharedSystem.class)
 class DashboardGraphBrowserTest {
+
+    /**
+     * The orders the tests read once they have ended, started together before the first test: each takes its own
+     * time to end (a carrier down is retried with backoff, then rolled back), so they run side by side rather than one
+     * after another while the tests wait.
+     */
+    private static String outOfStockRefundFailed;
+    private static String carrierDown;
+    private static String completed;
 
     /** The fills of the page's state colours, as Chromium computes them. */
     private static final String SUCCEEDED_FILL = "rgb(214, 245, 221)";
@@ -87,9 +97,17 @@ class DashboardGraphBrowserTest {
         await().atMost(WAIT.multipliedBy(2)).until(() -> read(orderId).get("status").asString().equals(status));
     }
 
+    @BeforeAll
+    static void startTheOrdersThatTakeAWhile() {
+        outOfStockRefundFailed = orderWith("storefront_order", List.of("out_of_stock", "refund_failed"));
+        carrierDown = orderWith("storefront_order", List.of("carrier_down"));
+        completed = start("storefront_order", Map.of("lines", List.of(line("TSHIRT-RED-M", 2, 19.5)),
+                "meta", Map.of("shipTo", "1 Main Street, Springfield")));
+    }
+
     @Test
     void a_storefront_order_that_ran_out_of_stock_and_failed_its_refund_is_drawn_as_a_failure() {
-        String orderId = orderWith("storefront_order", List.of("out_of_stock", "refund_failed"));
+        String orderId = outOfStockRefundFailed;
         awaitStatus(orderId, "failed");
         WebDriver browser = signedIn(VIEWER);
         browser.manage().window().setSize(new Dimension(1280, 1400));
@@ -118,7 +136,7 @@ class DashboardGraphBrowserTest {
 
     @Test
     void a_rolled_back_order_draws_the_nodes_it_never_reached_as_not_reached() {
-        String orderId = orderWith("storefront_order", List.of("carrier_down"));
+        String orderId = carrierDown;
         awaitStatus(orderId, "rolled_back");
         WebDriver browser = signedIn(VIEWER);
         JsonNode drawn = openEnded(browser, orderId, "rolled_back");
@@ -139,8 +157,6 @@ class DashboardGraphBrowserTest {
 
     @Test
     void a_completed_order_ends_green_and_a_cancelled_one_is_cut_short() {
-        String completed = start("storefront_order", Map.of("lines", List.of(line("TSHIRT-RED-M", 2, 19.5)),
-                "meta", Map.of("shipTo", "1 Main Street, Springfield")));
         awaitStatus(completed, "completed");
         String cancelled = waitingForApproval();
         http.post().uri("/api/v1/orders/" + cancelled + "/cancel").contentType(MediaType.APPLICATION_JSON)

@@ -127,7 +127,7 @@ class DashboardListsAndWordingBrowserTest {
         WebDriver browser = signedIn(OPERATOR);
         open(browser, "/orders?sort=updated&size=1&q=" + customer);
         waitOn(browser).until(driver -> rowIds(driver).equals(List.of(newest)));
-        browser.findElement(By.id("page-next")).click();
+        DashboardBrowserTest.click(browser, By.id("page-next"));
         waitOn(browser).until(driver -> rowIds(driver).equals(List.of(middle)));
         assertThat(browser.findElements(By.id("list-moved"))).isEmpty();
 

@@ -4,6 +4,8 @@ import io.orderflow.kafka.embedded.EmbeddedKafkaBroker;
 import io.orderflow.kafka.TopicProvisioner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -17,7 +19,9 @@ import org.testcontainers.kafka.KafkaContainer;
 public final class TestKafka {
 
     private static final String IMAGE = "apache/kafka:4.3.1";
+    private static final Path DEFAULT_DOCKER_SOCKET = Path.of("/var/run/docker.sock");
     private static String bootstrapServers;
+    private static Boolean dockerAnswers;
 
     private TestKafka() {
     }
@@ -68,10 +72,33 @@ public final class TestKafka {
         }
     }
 
-    private static boolean dockerAvailable() {
-        if ("false".equals(System.getProperty("orderflow.test.docker"))) {
+    /** Asked once per test JVM: the answer does not change while the tests run. */
+    private static synchronized boolean dockerAvailable() {
+        if (dockerAnswers == null) {
+            dockerAnswers = !"false".equals(System.getProperty("orderflow.test.docker"))
+                    && !defaultSocketRefuses() && testcontainersFindsDocker();
+        }
+        return dockerAnswers;
+    }
+
+    /**
+     * Whether the engine is plainly not running: no {@code DOCKER_HOST} points elsewhere, and the default socket is
+     * there but nothing accepts on it (Docker installed, its daemon stopped). Answered by one connection attempt, where
+     * Testcontainers would load its client and try each of its strategies first. Anything else is left to
+     * Testcontainers.
+     */
+    private static boolean defaultSocketRefuses() {
+        if (System.getenv("DOCKER_HOST") != null || !Files.exists(DEFAULT_DOCKER_SOCKET)) {
             return false;
         }
+        try (SocketChannel ignored = SocketChannel.open(UnixDomainSocketAddress.of(DEFAULT_DOCKER_SOCKET))) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    private static boolean testcontainersFindsDocker() {
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (RuntimeException e) {
