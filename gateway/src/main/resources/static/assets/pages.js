@@ -94,6 +94,7 @@ export function ordersPage(main) {
   // operators tick orders (kept across pages and refreshes, cleared when the filters change) for a batch operation
   const selected = new Set();
   let matchingNow = 0;
+  const phone = matchMedia('(max-width: 640px)').matches;
   const batch = can('operator') ? batchBar({ selected, matching: () => ({ filter: batchFilter(), count: matchingNow }) })
     : null;
   /** The list's filters as a batch's: what "every order the filters match" acts on. */
@@ -231,13 +232,14 @@ export function ordersPage(main) {
     can('operator') ? h('a', { href: '/orders/new', class: 'button', id: 'start-order' }, 'Start an order') : null,
     exportButton, exported),
     // on a phone the filters fold away (open when some are set), so the first orders are on the first screen
-    h('details', { class: 'filters', id: 'filters', open: !matchMedia('(max-width: 640px)').matches
+    h('details', { class: 'filters', id: 'filters', open: !phone
       || [...params.keys()].some((k) => k !== 'sort') },
     h('summary', {}, 'Filters and sort'),
     h('form', { class: 'row panel', role: 'search', onsubmit: (e) => { e.preventDefault(); apply(); } },
       field('Type', type), field('Status', status), field('Search', q), field('Created from', since),
       field('to', until), field('Sort', sort))),
-    counts, batch ? batch.element : null, moved, pager, list, kept);
+    // the batch bar sits above the list, but below it on a phone, where the first orders keep the first screen
+    counts, batch && !phone ? batch.element : null, moved, pager, list, kept, batch && phone ? batch.element : null);
   // Only the first page refreshes by itself, on the timer and at once on a change anywhere: a later page stays put
   // while someone reads it, and says when the list moved under it
   return refreshing(() => { if (pageIndex === 0) load(); }, undefined,
