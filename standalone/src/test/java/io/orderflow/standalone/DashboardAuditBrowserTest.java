@@ -131,7 +131,7 @@ class DashboardAuditBrowserTest {
         });
 
         // the Audit page, through the navigation, names who created it
-        waitOn(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector("#nav a[href='/audit']"))).click();
+        DashboardBrowserTest.click(browser, By.cssSelector("#nav a[href='/audit']"));
         By created = By.xpath("//tr[@data-action='token.created'][td[text()='audit-reader']]");
         WebElement entry = waitOn(browser).until(ExpectedConditions.presenceOfElementLocated(created));
         assertThat(entry.getText()).contains(OPERATOR, "Token created", "Created token audit-reader (viewer)");

@@ -161,11 +161,11 @@ class DashboardBatchesBrowserTest {
         waitOn(browser).until(ExpectedConditions.elementToBeClickable(By.id("batch-reason"))).sendKeys("Wrong supplier");
         browser.findElement(By.id("batch-rate")).sendKeys("1");
         browser.findElement(By.id("batch-review")).click();
-        waitOn(browser).until(ExpectedConditions.elementToBeClickable(By.id("batch-confirm"))).click();
+        DashboardBrowserTest.click(browser, By.id("batch-confirm"));
 
         batchIdFrom(browser);
         waitOn(browser).until(d -> Integer.parseInt(d.findElement(By.id("batch-done")).getText()) >= 1);
-        waitOn(browser).until(ExpectedConditions.elementToBeClickable(By.id("batch-stop"))).click();
+        DashboardBrowserTest.click(browser, By.id("batch-stop"));
         waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-state"), "stopped"));
         int done = Integer.parseInt(browser.findElement(By.id("batch-done")).getText());
         assertThat(done).isBetween(1, orders.size() - 1);

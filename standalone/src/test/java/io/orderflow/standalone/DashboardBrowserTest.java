@@ -190,15 +190,15 @@ class DashboardBrowserTest {
         WebDriver browser = signedIn(APPROVER);
         open(browser, "/approvals");
         By approve = By.cssSelector("tr[data-order='" + orderId + "'] button.approve");
-        wait(browser).until(ExpectedConditions.elementToBeClickable(approve)).click();
-        wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector(".undo-button"))).click();
+        click(browser, approve);
+        click(browser, By.cssSelector(".undo-button"));
         wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("undo-tray"), "Nothing was sent"));
         // past the undo window, nothing was sent: the order still waits for its approval
         await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
                 .until(() -> read(orderId).get("waits").size() == 1);
 
         browser.findElement(By.cssSelector("tr[data-order='" + orderId + "'] input.note")).sendKeys("within budget");
-        wait(browser).until(ExpectedConditions.elementToBeClickable(approve)).click();
+        click(browser, approve);
         wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
         assertThat(read(orderId).get("waits").size()).as("not sent during the undo window").isEqualTo(1);
         await().atMost(WAIT).until(() -> read(orderId).get("status").asString().equals("completed"));
@@ -218,7 +218,7 @@ class DashboardBrowserTest {
         WebDriver browser = signedIn(OPERATOR);
         open(browser, "/back-office");
         By deliver = By.cssSelector("tr[data-order='" + orderId + "'] button.deliver");
-        wait(browser).until(ExpectedConditions.elementToBeClickable(deliver)).click();
+        click(browser, deliver);
         wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(
                 By.cssSelector("tr[data-order='" + orderId + "']"), "Delivered to await_payment"));
         JsonNode state = await().atMost(WAIT).until(() -> read(orderId),
@@ -466,13 +466,13 @@ class DashboardBrowserTest {
 
         // undone: nothing is sent, the proposal stays open
         browser.findElement(confirm).click();
-        wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector(".undo-button"))).click();
+        click(browser, By.cssSelector(".undo-button"));
         wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("undo-tray"), "Nothing was sent"));
         await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
                 .until(() -> read(orderId).get("waits").size() == 1);
 
         // confirmed: after the undo window the ordinary decide is sent with the proposal's id
-        wait(browser).until(ExpectedConditions.elementToBeClickable(confirm)).click();
+        click(browser, confirm);
         wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
         assertThat(read(orderId).get("waits").size()).as("not sent during the undo window").isEqualTo(1);
         wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-proposal][data-status=confirmed]")));
@@ -490,7 +490,7 @@ class DashboardBrowserTest {
         open(browser, "/orders/" + orderId);
         By approve = By.cssSelector("[data-wait=approval] .approve");
         wait(browser).until(ExpectedConditions.elementToBeClickable(By.id("note-approval"))).sendKeys("within budget");
-        wait(browser).until(ExpectedConditions.elementToBeClickable(approve)).click();
+        click(browser, approve);
         wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
 
         // the connection drops during the undo window: nothing can be sent, and the page says so
@@ -508,7 +508,7 @@ class DashboardBrowserTest {
         // back online: Retry sends the same decision with the same note, and success shows once the server answered
         js(browser, "window.testSockets.goOnline()");
         wait(browser).until(ExpectedConditions.textToBe(By.id("live"), "Live"));
-        wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector("#results button.retry"))).click();
+        click(browser, By.cssSelector("#results button.retry"));
         wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
         wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#results [role=status]"),
                 "Approved “Approve order " + orderId));
@@ -916,7 +916,11 @@ class DashboardBrowserTest {
      */
     static void click(WebDriver browser, By locator) {
         wait(browser).until(driver -> {
-            driver.findElement(locator).click();
+            WebElement element = driver.findElement(locator);
+            if (!element.isDisplayed() || !element.isEnabled()) {
+                return false;
+            }
+            element.click();
             return true;
         });
     }

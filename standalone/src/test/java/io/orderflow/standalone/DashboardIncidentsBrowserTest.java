@@ -48,7 +48,7 @@ class DashboardIncidentsBrowserTest {
         // the order page links to the order's incidents
         WebDriver browser = signedIn(OPERATOR);
         open(browser, "/orders/" + orderId);
-        waitOn(browser).until(ExpectedConditions.elementToBeClickable(By.id("order-incidents"))).click();
+        DashboardBrowserTest.click(browser, By.id("order-incidents"));
         waitOn(browser).until(ExpectedConditions.urlContains("/incidents?order=" + orderId));
 
         By row = By.cssSelector("tr[data-incident^='" + orderId + ":']");

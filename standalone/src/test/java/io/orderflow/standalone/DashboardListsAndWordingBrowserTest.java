@@ -77,7 +77,7 @@ class DashboardListsAndWordingBrowserTest {
         WebDriver browser = signedIn(OPERATOR);
         open(browser, "/orders/new?flow=b2b_order");
         // into the SKU and out again without typing: no change event, still an empty SKU
-        waitOn(browser).until(ExpectedConditions.elementToBeClickable(By.id("start-line-0-sku"))).click();
+        DashboardBrowserTest.click(browser, By.id("start-line-0-sku"));
         browser.findElement(By.id("start-ship-to")).click();
         waitOn(browser).until(ExpectedConditions.textToBe(By.id("start-line-0-sku-error"), "must not be empty"));
         assertThat(browser.findElement(By.id("start-line-0-sku")).getDomAttribute("aria-invalid")).isEqualTo("true");
