@@ -83,6 +83,16 @@ public final class TopicReader<K, V> implements AutoCloseable {
     /** Reads {@code topic} with the given deserializers (for a service that reads a registry topic as plain text). */
     public TopicReader(KafkaSettings kafka, String topic, Deserializer<K> keys, Deserializer<V> values, From from,
                        Consumer<ConsumerRecord<K, V>> handler) {
+        this(kafka, topic, keys, values, from, Map.of(), handler);
+    }
+
+    /**
+     * As {@link #TopicReader(KafkaSettings, String, Deserializer, Deserializer, From, Consumer)}, with consumer
+     * properties of its own over the client properties (fetch sizes, say; not what the reader needs itself: the
+     * isolation level, no commits, its client id).
+     */
+    public TopicReader(KafkaSettings kafka, String topic, Deserializer<K> keys, Deserializer<V> values, From from,
+                       Map<String, Object> consumerProperties, Consumer<ConsumerRecord<K, V>> handler) {
         this.topic = topic;
         this.from = from;
         this.handler = handler;
@@ -91,6 +101,7 @@ public final class TopicReader<K, V> implements AutoCloseable {
         this.name = topic + "-reader-" + SEQUENCE.incrementAndGet();
         Properties props = new Properties();
         props.putAll(kafka.clientProperties());
+        props.putAll(consumerProperties);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, name);

@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
@@ -54,6 +55,13 @@ public class UntriedDeliveries extends TopicReaderLifecycle<String, String> {
 
     private static final Duration OFFSETS_TIMEOUT = Duration.ofSeconds(30);
 
+    /**
+     * Fetches as the fan-out's do, up to 100 ms for 64 KB: every order makes several events, and a fetch per event
+     * would cost the broker hundreds of requests a second under load. A delivery is listed at most that much later.
+     */
+    private static final Map<String, Object> FETCH = Map.of(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 65536,
+            ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+
     /** What this reads of an event at once; its data stays in the record's text until the delivery is listed. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     record Head(String event, String orderId, String step, long occurredAt) {
@@ -72,7 +80,7 @@ public class UntriedDeliveries extends TopicReaderLifecycle<String, String> {
     @Override
     protected TopicReader<String, String> newReader() {
         return new TopicReader<>(kafka, Topics.ORDER_EVENTS.name(), new StringDeserializer(), new StringDeserializer(),
-                TopicReader.From.END, this::read).startingAt(this::fanOutPositions);
+                TopicReader.From.END, FETCH, this::read).startingAt(this::fanOutPositions);
     }
 
     /**
@@ -101,7 +109,7 @@ public class UntriedDeliveries extends TopicReaderLifecycle<String, String> {
                 admin.listOffsets(fromBeginning).all().get(OFFSETS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                         .forEach((partition, info) -> offsets.put(partition, info.offset()));
             }
-            log.info("Untried deliveries from {} on, where the fan-out goes on: {} ({} partitions from the"
+            log.info("Deliveries of {} listed pending from the fan-out's offsets on: {} ({} partitions from their"
                     + " beginning)", Topics.ORDER_EVENTS.name(), new TreeMap<>(offsets.entrySet().stream().collect(
                     Collectors.toMap(e -> e.getKey().partition(), Map.Entry::getValue))), fromBeginning.size());
             return offsets;
