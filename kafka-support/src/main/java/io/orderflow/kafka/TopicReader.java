@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * Reads every partition of one topic on a background thread, outside any consumer group, and hands each record to a
  * callback on that thread: either from the beginning, to hold an in-memory view of a compacted topic (every instance
  * of a service sees the whole topic, which a group would split), or from the end, to see only what arrives after
- * {@link #start()} (replies to requests sent after it). Only committed records are read, since the writers are
+ * {@link #start()} (replies to requests sent after it), or from offsets of the caller's choosing
+ * ({@link #startingAt}). Only committed records are read, since the writers are
  * transactional. A tombstone reaches the callback with a {@code null} value; a record that cannot be deserialized or
  * handled is skipped with a warning, so one bad record does not stop the view.
  *
@@ -59,6 +61,7 @@ public final class TopicReader<K, V> implements AutoCloseable {
     private boolean stopped;
     private List<TopicPartition> partitions = List.of();
     private byte[] onlyKey;
+    private Function<List<TopicPartition>, Map<TopicPartition, Long>> startOffsets;
     private Map<TopicPartition, Long> initialEnd = Map.of();
     private Thread thread;
     private volatile boolean running;
@@ -80,6 +83,16 @@ public final class TopicReader<K, V> implements AutoCloseable {
     /** Reads {@code topic} with the given deserializers (for a service that reads a registry topic as plain text). */
     public TopicReader(KafkaSettings kafka, String topic, Deserializer<K> keys, Deserializer<V> values, From from,
                        Consumer<ConsumerRecord<K, V>> handler) {
+        this(kafka, topic, keys, values, from, Map.of(), handler);
+    }
+
+    /**
+     * As {@link #TopicReader(KafkaSettings, String, Deserializer, Deserializer, From, Consumer)}, with consumer
+     * properties of its own over the client properties (fetch sizes, say; not what the reader needs itself: the
+     * isolation level, no commits, its client id).
+     */
+    public TopicReader(KafkaSettings kafka, String topic, Deserializer<K> keys, Deserializer<V> values, From from,
+                       Map<String, Object> consumerProperties, Consumer<ConsumerRecord<K, V>> handler) {
         this.topic = topic;
         this.from = from;
         this.handler = handler;
@@ -88,6 +101,7 @@ public final class TopicReader<K, V> implements AutoCloseable {
         this.name = topic + "-reader-" + SEQUENCE.incrementAndGet();
         Properties props = new Properties();
         props.putAll(kafka.clientProperties());
+        props.putAll(consumerProperties);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
@@ -106,6 +120,16 @@ public final class TopicReader<K, V> implements AutoCloseable {
     }
 
     /**
+     * Starts each partition at the offset {@code offsets} gives it (asked once, in {@link #start()}, with the
+     * partitions read); a partition it gives none starts where {@code from} says. {@link #caughtUp()} then completes
+     * once the reader has reached the ends the partitions had at the start. Call before {@link #start()}.
+     */
+    public TopicReader<K, V> startingAt(Function<List<TopicPartition>, Map<TopicPartition, Long>> offsets) {
+        this.startOffsets = offsets;
+        return this;
+    }
+
+    /**
      * Assigns every partition (or the one of {@link #onlyPartitionOf}) and fixes the start positions before returning, so nothing written after this call is
      * missed (a reply to a request sent after {@code start()} is always seen); then polls on its own thread.
      *
@@ -116,9 +140,18 @@ public final class TopicReader<K, V> implements AutoCloseable {
         consumer.assign(partitions);
         if (from == From.BEGINNING) {
             consumer.seekToBeginning(partitions);
-            initialEnd = consumer.endOffsets(partitions);
         } else {
             consumer.seekToEnd(partitions);
+        }
+        if (startOffsets != null) {
+            startOffsets.apply(partitions).forEach((partition, offset) -> {
+                if (partitions.contains(partition) && offset != null) {
+                    consumer.seek(partition, offset);
+                }
+            });
+        }
+        if (from == From.BEGINNING || startOffsets != null) {
+            initialEnd = consumer.endOffsets(partitions);
         }
         partitions.forEach(consumer::position); // resolve the lazy seek now, not at the first poll
         updatePositions();

@@ -1,6 +1,8 @@
 package io.orderflow.kafka.tracing;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -29,6 +31,7 @@ public final class TraceHeaders {
 
     /** {@code version-traceid-parentid-flags}: 2 + 32 + 16 + 2 hex digits and three dashes. */
     private static final int LENGTH = 55;
+    private static final HexFormat HEX = HexFormat.of();
     private static final LogContext NO_CONTEXT = () -> {
     };
 
@@ -72,6 +75,25 @@ public final class TraceHeaders {
             headers.remove(TRACEPARENT);
             headers.add(TRACEPARENT, traceparent.getBytes(StandardCharsets.ISO_8859_1));
         }
+    }
+
+    /**
+     * A new trace context, {@code 00-<random trace id>-<random parent id>-00}: for a request that must carry one
+     * when what caused it came without (not sampled, since no span of it is recorded here).
+     */
+    public static String newTraceparent() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String traceparent;
+        do {
+            traceparent = "00-" + HEX.toHexDigits(random.nextLong()) + HEX.toHexDigits(random.nextLong()) + '-'
+                    + HEX.toHexDigits(random.nextLong()) + "-00";
+        } while (!valid(traceparent)); // an all-zero id is not allowed
+        return traceparent;
+    }
+
+    /** The trace context of {@code traceparent} when it is well-formed, otherwise a new one. */
+    public static String orNew(String traceparent) {
+        return traceparent != null && valid(traceparent) ? traceparent : newTraceparent();
     }
 
     /** The trace id of a well-formed {@code traceparent}, or null. */

@@ -44,6 +44,20 @@ class TraceHeadersTest {
     }
 
     @Test
+    void aNewTraceContextIsWellFormedAndItsOwn() {
+        String first = TraceHeaders.newTraceparent();
+        String second = TraceHeaders.newTraceparent();
+
+        assertThat(first).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-00");
+        assertThat(TraceHeaders.traceparent(TraceHeaders.of(first))).isEqualTo(first);
+        assertThat(TraceHeaders.traceId(second)).isNotEqualTo(TraceHeaders.traceId(first));
+        assertThat(TraceHeaders.orNew(TRACEPARENT)).isEqualTo(TRACEPARENT);
+        assertThat(TraceHeaders.orNew(null)).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-00");
+        assertThat(TraceHeaders.traceId(TraceHeaders.orNew("00-00000000000000000000000000000000-00f067aa0ba902b7-01")))
+                .as("a malformed one is replaced").isNotNull().isNotEqualTo("00000000000000000000000000000000");
+    }
+
+    @Test
     void theLogContextPutsTheIdsIntoTheMdcAndPutsBackWhatWasThere() {
         MDC.put(TraceHeaders.ORDER_ID, "ord_outer");
         try {

@@ -32,13 +32,15 @@ import java.util.Map;
  *                      the order path's topics
  * @param settleSeconds with a rate: seconds at that rate between the warm-up and the measured run, so that the JIT
  *                      has compiled the paced run's code before it is measured; 0: none
- * @param subscriber    whether to subscribe a loopback receiver ({@link BenchReceiver}) to every event before the
- *                      warm-up and report its deliveries ({@link Subscriber})
+ * @param subscribers   webhook subscribers on loopback ({@link Subscribers}), subscribed before the warm-up, whose
+ *                      deliveries are reported: 0; 1, a fast one to every event (also {@code --subscriber=true}); or
+ *                      4, that one, one answering after 2 s, one answering 500 and one to {@code order.completed}
+ *                      only
  */
 record BenchOptions(int orders, int warmup, int concurrency, double rate, String flow, int getRate, int eosRecords,
                     String jar, String jvmArgs, String url, String kafka, long pid, int port, int kafkaPort,
                     String dataDir, int orderTimeoutSeconds, String readsOut, boolean hops, int settleSeconds,
-                    boolean subscriber) {
+                    int subscribers) {
 
     static BenchOptions parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -53,7 +55,7 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
         }
         List<String> known = List.of("orders", "warmup", "concurrency", "rate", "flow", "get-rate", "eos-records",
                 "jar", "jvm-args", "url", "kafka", "pid", "port", "kafka-port", "data-dir", "order-timeout",
-                "reads-out", "hops", "settle", "subscriber");
+                "reads-out", "hops", "settle", "subscriber", "subscribers");
         given.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("Unknown option --" + k + " (known: " + known + ")");
         });
@@ -78,6 +80,22 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
                 given.get("reads-out"),
                 Boolean.parseBoolean(given.getOrDefault("hops", "false")),
                 Integer.parseInt(given.getOrDefault("settle", "20")),
-                Boolean.parseBoolean(given.getOrDefault("subscriber", "false")));
+                subscribers(given));
+    }
+
+    /** {@code --subscribers} (0, 1 or 4), or 1 for {@code --subscriber=true}. */
+    private static int subscribers(Map<String, String> given) {
+        boolean one = Boolean.parseBoolean(given.getOrDefault("subscriber", "false"));
+        if (!given.containsKey("subscribers")) {
+            return one ? 1 : 0;
+        }
+        int count = Integer.parseInt(given.get("subscribers"));
+        if (count != 0 && count != 1 && count != 4) {
+            throw new IllegalArgumentException("--subscribers is 0, 1 or 4, not " + count);
+        }
+        if (one && count == 0) {
+            throw new IllegalArgumentException("--subscriber=true asks for a subscriber, --subscribers=0 for none");
+        }
+        return count;
     }
 }

@@ -91,7 +91,7 @@ public final class LoadBench {
             // the hops reader starts with the warm-up: its first fetches at the measured run's start made it slower
             Hops hops = options.hops() ? new Hops(target.kafka()) : null;
             // subscribed before the warm-up, so that the dispatcher's code is as warm as the order path's
-            Subscriber subscriber = options.subscriber() ? Subscriber.subscribe(http) : null;
+            Subscribers subscribers = Subscribers.subscribe(http, options.subscribers());
             if (options.warmup() > 0) {
                 System.out.printf("warm-up: %d orders%n", options.warmup());
                 // as fast as the concurrency allows, whatever the rate: a fixed amount of work for the JIT. With the
@@ -123,7 +123,7 @@ public final class LoadBench {
             if (measured.hops != null) {
                 measured.hops.close();
             }
-            Subscriber.Drained drained = subscriber == null ? null : subscriber.drain(measured.ids.size());
+            Subscribers.Drained drained = subscribers == null ? null : subscribers.drain(measured.ids);
             Map<String, Long> partsAfter = ThreadCpu.read(target.pid());
             double cpu = target.cpuSeconds() - cpuBefore;
             double benchCpu = Target.cpuSeconds(ProcessHandle.current().pid()) - benchCpuBefore;
@@ -158,10 +158,10 @@ public final class LoadBench {
             if (options.readsOut() != null) {
                 measured.writeReads(Path.of(options.readsOut()));
             }
-            if (subscriber != null) {
-                subscriber.report(measured.ids, measured.started, measured.lastAccepted, measured.ended, drained)
-                        .forEach(System.out::println);
-                subscriber.close();
+            if (subscribers != null) {
+                subscribers.report(measured.ids, measured.started, measured.lastAccepted, measured.ended,
+                        measured.completed.size(), drained).forEach(System.out::println);
+                subscribers.close();
             }
             int orders = Math.max(1, measured.posts.size());
             long total = 0;

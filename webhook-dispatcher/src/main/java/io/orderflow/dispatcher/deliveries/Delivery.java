@@ -10,7 +10,8 @@ import tools.jackson.databind.JsonNode;
  * @param attempts       attempts made so far
  * @param responseStatus HTTP status of the last answer, {@code null} when there was none
  * @param lastError      why the last attempt failed, {@code null} after a success
- * @param createdAt      epoch milliseconds, when the event was fanned out
+ * @param createdAt      epoch milliseconds: the event's time ({@code occurredAt}) for a delivery made from an order
+ *                       event; when a replay queued it again for a replayed one
  * @param deliveredAt    epoch milliseconds of the successful attempt
  */
 public record Delivery(String id, String subscriptionId, String event, String orderId, JsonNode payload,

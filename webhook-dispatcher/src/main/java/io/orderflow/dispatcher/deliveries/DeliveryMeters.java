@@ -12,9 +12,12 @@ import java.util.concurrent.TimeUnit;
  * never written {@code pending}, since their first attempt is made at once), {@code retrying} (an attempt failed and
  * another follows), {@code delivered} (the subscriber answered 2xx) and {@code failed} (no attempt left).
  *
- * <p>Meter {@code orderflow.webhook.delivery.lag}, a histogram: from the order event's time (the payload's
- * {@code occurredAt}, when the processor decided it) to the subscriber's 2xx answer, retries included. It is what a
- * subscriber waits for an event; a growing one means slow subscribers or a dispatcher behind its topic.
+ * <p>Meter {@code orderflow.webhook.delivery.lag}, a histogram: from when the delivery was asked for to the
+ * subscriber's 2xx answer, retries included. A delivery made from an order event is asked for at the event's time
+ * (its {@code createdAt}, the event's {@code occurredAt}, when the processor decided it); a replayed one when the
+ * replay was requested (its {@code createdAt} then); a redelivery when it was requested. It is what a subscriber
+ * waits for an event; a growing one means slow subscribers or a dispatcher behind its topic. An old event replayed
+ * or redelivered today does not count its age.
  */
 public final class DeliveryMeters {
 
@@ -46,8 +49,8 @@ public final class DeliveryMeters {
         created.increment();
     }
 
-    /** A delivery record the broker has taken. */
-    public void recorded(Delivery delivery) {
+    /** A delivery record the broker has taken, of an attempt asked for at {@code askedAt} (epoch milliseconds). */
+    public void recorded(Delivery delivery, long askedAt) {
         switch (delivery.status()) {
             case PENDING -> {
                 if (delivery.attempts() > 0) {
@@ -56,10 +59,8 @@ public final class DeliveryMeters {
             }
             case DELIVERED -> {
                 delivered.increment();
-                long occurredAt = delivery.payload() == null ? 0 : delivery.payload().path("occurredAt").asLong(0);
                 long at = delivery.deliveredAt() == null ? System.currentTimeMillis() : delivery.deliveredAt();
-                lag.record(Math.max(0, at - (occurredAt > 0 ? occurredAt : delivery.createdAt())),
-                        TimeUnit.MILLISECONDS);
+                lag.record(Math.max(0, at - askedAt), TimeUnit.MILLISECONDS);
             }
             case FAILED -> failed.increment();
         }

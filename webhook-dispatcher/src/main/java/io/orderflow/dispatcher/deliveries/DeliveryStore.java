@@ -3,6 +3,7 @@ package io.orderflow.dispatcher.deliveries;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.CompactedTopicView;
+import io.orderflow.kafka.tracing.TraceHeaders;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
@@ -12,6 +13,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
@@ -21,10 +25,16 @@ import org.springframework.stereotype.Component;
  * back into memory, grouped by subscription. Only the most recent {@link #KEPT_PER_SUBSCRIPTION} records per
  * subscription stay in memory; the API lists at most {@link #LISTED}.
  *
- * <p>Every delivery comes back at least twice ({@code pending}, then {@code delivered} or {@code failed}), thousands
- * a second under load, while the list is read now and then, 50 records at a time. So a record is kept as the JSON it
- * was stored as, with the few fields the store orders and looks up by read from it without building its payload
- * ({@link Kept}), and turned into a {@link Delivery} only when it is asked for.
+ * <p>A delivery exists from the moment its order event is on {@code order-events}, but most have no record until
+ * their first attempt has its outcome (a delivery that succeeds at once is one {@code delivered} record). Until then
+ * the store holds it as {@linkplain #untried untried}, told of it by the reader of {@code order-events}
+ * ({@code UntriedDeliveries}), and lists it {@code pending} with no attempt; its first record replaces it.
+ *
+ * <p>Every delivery comes back thousands of times a second under load, while the list is read now and then, 50
+ * records at a time. So a record is kept as the JSON it was stored as, with the few fields the store orders and looks
+ * up by read from it without building its payload ({@link Kept}), and turned into a {@link Delivery} only when it is
+ * asked for. Each record carries the order's trace context in its {@code traceparent} header, which a redelivery
+ * sends on.
  */
 @Component
 public class DeliveryStore extends CompactedTopicView<String, String> {
@@ -41,11 +51,15 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
                   Long deliveredAt) {
     }
 
-    /** One delivery record as kept in memory: its ordering and lookup fields, and the record as stored. */
-    record Kept(String id, long createdAt, boolean settled, String json) {
+    /**
+     * One delivery as kept in memory: its ordering and lookup fields, its trace context, and the record as stored
+     * ({@code json}), or, for an untried delivery that has no record yet, how to make its {@code pending} one.
+     */
+    record Kept(String id, long createdAt, boolean settled, String json, String traceparent,
+                Supplier<Delivery> untried) {
 
         Delivery delivery() {
-            return Json.read(json, Delivery.class);
+            return json != null ? Json.read(json, Delivery.class) : untried.get();
         }
     }
 
@@ -72,7 +86,16 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
     }
 
     @Override
+    protected void apply(ConsumerRecord<String, String> record) {
+        apply(record.key(), record.value(), TraceHeaders.traceparent(record.headers()));
+    }
+
+    @Override
     protected void apply(String id, String json) {
+        apply(id, json, null);
+    }
+
+    private void apply(String id, String json, String traceparent) {
         if (json == null) {
             String subscriptionId = subscriptionOf.remove(id);
             if (subscriptionId != null) {
@@ -84,14 +107,41 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
         subscriptionOf.put(id, fields.subscriptionId());
         Map<String, Kept> deliveries =
                 bySubscription.computeIfAbsent(fields.subscriptionId(), ignored -> new ConcurrentHashMap<>());
-        Kept kept = new Kept(id, fields.createdAt(), fields.status() != DeliveryStatus.PENDING, json);
+        Kept kept = new Kept(id, fields.createdAt(), fields.status() != DeliveryStatus.PENDING, json, traceparent,
+                null);
         deliveries.put(id, kept);
         health.observe(id, fields, caughtUp().isDone());
+        trim(deliveries);
+    }
+
+    /**
+     * A delivery an order event made that has no record here yet: listed {@code pending}, with no attempt, until its
+     * first record replaces it. Nothing happens when the delivery is known already (its record came first).
+     *
+     * @param createdAt   as its records will have it
+     * @param traceparent the order's trace context, which its requests carry
+     * @param pending     its {@code pending} record, made only when it is listed or looked up
+     */
+    public void untried(String subscriptionId, String deliveryId, long createdAt, String traceparent,
+                        Supplier<Delivery> pending) {
+        Map<String, Kept> deliveries =
+                bySubscription.computeIfAbsent(subscriptionId, ignored -> new ConcurrentHashMap<>());
+        if (deliveries.putIfAbsent(deliveryId,
+                new Kept(deliveryId, createdAt, false, null, traceparent, pending)) == null) {
+            subscriptionOf.put(deliveryId, subscriptionId);
+            trim(deliveries);
+        }
+    }
+
+    /** Keeps the {@value #KEPT_PER_SUBSCRIPTION} most recent of a subscription's deliveries. */
+    private void trim(Map<String, Kept> deliveries) {
         if (deliveries.size() > KEPT_PER_SUBSCRIPTION + LISTED) {
             deliveries.values().stream().sorted(NEWEST_FIRST).skip(KEPT_PER_SUBSCRIPTION).toList()
                     .forEach(old -> {
-                        deliveries.remove(old.id());
-                        subscriptionOf.remove(old.id());
+                        // only that entry: a record that has just replaced it stays
+                        if (deliveries.remove(old.id(), old)) {
+                            subscriptionOf.remove(old.id());
+                        }
                     });
         }
     }
@@ -104,6 +154,12 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
     public Optional<Delivery> find(String subscriptionId, String deliveryId) {
         return Optional.ofNullable(bySubscription.getOrDefault(subscriptionId, Map.of()).get(deliveryId))
                 .map(Kept::delivery);
+    }
+
+    /** The trace context the delivery's requests carry, when one is known here. */
+    public Optional<String> traceparent(String subscriptionId, String deliveryId) {
+        return Optional.ofNullable(bySubscription.getOrDefault(subscriptionId, Map.of()).get(deliveryId))
+                .map(Kept::traceparent);
     }
 
     /** Whether the delivery is known here and no longer {@code pending}. */
@@ -138,12 +194,24 @@ public class DeliveryStore extends CompactedTopicView<String, String> {
         }
     }
 
-    /** Writes a status change; completes when the broker has it. */
-    public CompletableFuture<Delivery> record(Delivery delivery) {
-        return kafka.send(Topics.WEBHOOK_DELIVERIES.name(), delivery.id(), Json.write(delivery))
+    /**
+     * Writes a status change, with the order's trace context ({@code traceparent}, none when null) in its header;
+     * completes when the broker has it.
+     */
+    public CompletableFuture<Delivery> record(Delivery delivery, String traceparent) {
+        return record(delivery, traceparent, delivery.createdAt());
+    }
+
+    /**
+     * As {@link #record(Delivery, String)}, for an attempt asked for at {@code askedAt} (epoch milliseconds) rather
+     * than when the delivery was made: a redelivery's lag runs from its request.
+     */
+    public CompletableFuture<Delivery> record(Delivery delivery, String traceparent, long askedAt) {
+        return kafka.send(new ProducerRecord<>(Topics.WEBHOOK_DELIVERIES.name(), null, delivery.id(),
+                        Json.write(delivery), TraceHeaders.of(traceparent)))
                 .thenApply(ignored -> {
                     if (meters != null) {
-                        meters.recorded(delivery);
+                        meters.recorded(delivery, askedAt);
                     }
                     return delivery;
                 });

@@ -8,7 +8,8 @@ import tools.jackson.databind.JsonNode;
  *
  * @param payload    the exact body to send, the same on every attempt
  * @param maxRetries retries this delivery gets after its first attempt
- * @param createdAt  epoch milliseconds of the fan-out
+ * @param createdAt  epoch milliseconds: the event's time for a delivery made from an order event, the replay's for a
+ *                   replayed one; its delivery lag runs from it
  */
 public record DeliveryTask(String deliveryId, String subscriptionId, String event, String orderId, JsonNode payload,
                            int maxRetries, long createdAt) {

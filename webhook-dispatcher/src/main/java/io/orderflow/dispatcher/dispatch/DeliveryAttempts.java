@@ -115,7 +115,7 @@ public class DeliveryAttempts {
                 // Deleted since the fan-out: it gets nothing more.
                 lanes.forget(task.subscriptionId());
                 return deliveries.record(task.record(DeliveryStatus.FAILED, attempt - 1, null,
-                        "Subscription was deleted", null)).thenApply(ignored -> null);
+                        "Subscription was deleted", null), traceparent).thenApply(ignored -> null);
             }
             if (deliveries.settled(task.subscriptionId(), task.deliveryId(), task.createdAt())) {
                 log.debug("Delivery {} is already settled; not sending it again", task.deliveryId());
@@ -141,7 +141,7 @@ public class DeliveryAttempts {
             CompletableFuture<Void> sent;
             try {
                 sent = tried.isPresent()
-                        ? settle(task, attempt, tried.get())
+                        ? settle(task, attempt, tried.get(), traceparent)
                         : send(task, subscription.get(), attempt, traceparent);
             } catch (RuntimeException e) {
                 attempting.remove(key, mine);
@@ -185,7 +185,7 @@ public class DeliveryAttempts {
                 .thenCompose(outcome -> {
                     try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(task.orderId(), traceparent)) {
                         if (outcome.delivered() || outcome.refused()) {
-                            return settle(task, 1, outcome);
+                            return settle(task, 1, outcome, traceparent);
                         }
                         return handOver(task, traceparent, outcome); // whose listener logs the failure
                     }
@@ -198,7 +198,8 @@ public class DeliveryAttempts {
      * precede it, then its task, which carries {@code traceparent} on to the webhook request.
      */
     public CompletableFuture<Void> queue(DeliveryTask task, String topic, String traceparent) {
-        CompletableFuture<?> pending = deliveries.record(task.record(DeliveryStatus.PENDING, 0, null, null, null));
+        CompletableFuture<?> pending =
+                deliveries.record(task.record(DeliveryStatus.PENDING, 0, null, null, null), traceparent);
         CompletableFuture<?> queued = kafka.send(new ProducerRecord<>(topic, null, task.deliveryId(),
                 Json.write(task), TraceHeaders.of(traceparent)));
         return CompletableFuture.allOf(pending, queued);
@@ -223,7 +224,7 @@ public class DeliveryAttempts {
         return post(task, subscription, attempt, traceparent)
                 .thenCompose(outcome -> {
                     try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(task.orderId(), traceparent)) {
-                        return settle(task, attempt, outcome);
+                        return settle(task, attempt, outcome, traceparent);
                     }
                 });
     }
@@ -239,22 +240,24 @@ public class DeliveryAttempts {
                 .whenComplete((outcome, failure) -> lanes.finished(ticket));
     }
 
-    private CompletableFuture<Void> settle(DeliveryTask task, int attempt, WebhookSender.Outcome outcome) {
+    private CompletableFuture<Void> settle(DeliveryTask task, int attempt, WebhookSender.Outcome outcome,
+                                           String traceparent) {
         if (outcome.delivered()) {
             return deliveries.record(task.record(DeliveryStatus.DELIVERED, attempt, outcome.status(), null,
-                    clock.millis())).thenApply(ignored -> null);
+                    clock.millis()), traceparent).thenApply(ignored -> null);
         }
         if (outcome.refused()) {
             // The policy judges the resolved address: a retry would be refused the same way, so it is final now.
             log.warn("Delivery {} attempt {} {}", task.deliveryId(), attempt, outcome.error());
-            return deliveries.record(task.record(DeliveryStatus.FAILED, attempt, null, outcome.error(), null))
-                    .thenApply(ignored -> null);
+            return deliveries.record(task.record(DeliveryStatus.FAILED, attempt, null, outcome.error(), null),
+                    traceparent).thenApply(ignored -> null);
         }
         log.warn("Delivery {} attempt {} failed: {}", task.deliveryId(), attempt, outcome.error());
         if (attempt > task.maxRetries()) {
             return CompletableFuture.failedFuture(new DeliveryFailedException.Exhausted(task.deliveryId(), outcome));
         }
-        return deliveries.record(task.record(DeliveryStatus.PENDING, attempt, outcome.status(), outcome.error(), null))
+        return deliveries.record(task.record(DeliveryStatus.PENDING, attempt, outcome.status(), outcome.error(), null),
+                        traceparent)
                 .thenCompose(ignored -> CompletableFuture.failedFuture(
                         new DeliveryFailedException(task.deliveryId(), outcome)));
     }
@@ -268,7 +271,8 @@ public class DeliveryAttempts {
         String error = headerString(record.headers(), RetryTopics.LAST_ERROR_HEADER)
                 .orElse("Delivery could not be attempted");
         log.info("Delivery {} failed after {} attempts: {}", task.deliveryId(), attempts, error);
-        deliveries.record(task.record(DeliveryStatus.FAILED, attempts, status, error, null)).join();
+        deliveries.record(task.record(DeliveryStatus.FAILED, attempts, status, error, null),
+                TraceHeaders.traceparent(record.headers())).join();
     }
 
     /** The outcome of the first attempt the fan-out made, when the record says it made one. */

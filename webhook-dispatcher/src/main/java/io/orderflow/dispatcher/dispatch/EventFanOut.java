@@ -9,7 +9,6 @@ import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -31,21 +30,22 @@ public class EventFanOut {
 
     private static final Logger log = LoggerFactory.getLogger(EventFanOut.class);
 
+    /** The fan-out's listener id, which spring-kafka makes its consumer group too. */
+    static final String GROUP = "webhook-event-fan-out";
+
     private final SubscriptionStore subscriptions;
     private final DeliveryStore deliveries;
     private final DeliveryAttempts attempts;
     private final SubscriberLanes lanes;
     private final DispatcherProperties properties;
-    private final Clock clock;
 
     public EventFanOut(SubscriptionStore subscriptions, DeliveryStore deliveries, DeliveryAttempts attempts,
-                       SubscriberLanes lanes, DispatcherProperties properties, Clock clock) {
+                       SubscriberLanes lanes, DispatcherProperties properties) {
         this.subscriptions = subscriptions;
         this.deliveries = deliveries;
         this.attempts = attempts;
         this.lanes = lanes;
         this.properties = properties;
-        this.clock = clock;
     }
 
     /**
@@ -59,7 +59,7 @@ public class EventFanOut {
      * them. A dispatcher that dies before that fans the poll out again when it is back: a receiver may then see a
      * delivery twice, and dedupes on its id as the contract says.
      */
-    @KafkaListener(id = "webhook-event-fan-out", topics = "#{T(io.orderflow.schemas.topics.Topics).ORDER_EVENTS.name()}",
+    @KafkaListener(id = GROUP, topics = "#{T(io.orderflow.schemas.topics.Topics).ORDER_EVENTS.name()}",
             batch = "true", properties = {"fetch.min.bytes=65536", "fetch.max.wait.ms=100"})
     public void onEvents(List<ConsumerRecord<String, String>> records) throws Exception {
         // After a restart, wait for the stored subscriptions before deciding who gets these events, and for the
@@ -77,16 +77,35 @@ public class EventFanOut {
             if (event == null) {
                 continue;
             }
-            String traceparent = TraceHeaders.traceparent(record.headers());
+            String traceparent = traceparent(record);
+            long createdAt = createdAt(event.occurredAt(), record);
             try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(event.orderId(), traceparent)) {
                 for (Subscription subscription : all) {
                     if (subscription.wants(event.event())) {
-                        fanOut(event, subscription, traceparent, writes);
+                        fanOut(event, subscription, createdAt, traceparent, writes);
                     }
                 }
             }
         }
         CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
+    }
+
+    /**
+     * When the deliveries of an event were made: the event's time ({@code occurredAt}, when the processor decided it),
+     * or its record's when it has none. The same wherever and however often the event is read, so the record of a
+     * delivery and its {@code pending} listing before it ({@link UntriedDeliveries}) agree.
+     */
+    static long createdAt(long occurredAt, ConsumerRecord<?, ?> record) {
+        return occurredAt > 0 ? occurredAt : record.timestamp();
+    }
+
+    /**
+     * The trace context an event's deliveries carry to the subscriber: its record's, as the processor or the runner
+     * wrote it; a new one for an event whose record came without.
+     */
+    public static String traceparent(ConsumerRecord<?, ?> record) {
+        String traceparent = TraceHeaders.traceparent(record.headers());
+        return traceparent != null ? traceparent : TraceHeaders.newTraceparent();
     }
 
     /**
@@ -112,7 +131,7 @@ public class EventFanOut {
      * it cannot hold up this poll and with it every other subscriber's next deliveries. Either way the event's trace
      * context goes on to the webhook request ({@link TraceHeaders}).
      */
-    private void fanOut(OrderEvent event, Subscription subscription, String traceparent,
+    private void fanOut(OrderEvent event, Subscription subscription, long createdAt, String traceparent,
                         List<CompletableFuture<?>> writes) {
         String deliveryId = DeliveryIds.of(event.orderId(), event.step(), subscription.id());
         if (deliveries.settled(subscription.id(), deliveryId)) {
@@ -122,7 +141,7 @@ public class EventFanOut {
         ObjectNode payload = DeliveryPayload.of(event, deliveryId);
         int retries = properties.retriesFor(event.retries());
         DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(), payload,
-                retries, clock.millis());
+                retries, createdAt);
         deliveries.created();
         writes.add(lanes.isSlow(subscription.id())
                 ? attempts.queue(task, DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, traceparent)

@@ -97,16 +97,8 @@ public class WebhookSender implements AutoCloseable {
 
     /**
      * Sends {@code body} to {@code url}, signed with each of {@code secrets} (one {@code v1=} each, in that order, all
-     * over the same {@code t}).
-     */
-    public CompletableFuture<Outcome> send(String url, List<String> secrets, String event, String deliveryId,
-                                           byte[] body) {
-        return send(url, secrets, event, deliveryId, body, null, () -> { });
-    }
-
-    /**
-     * As {@link #send(String, List, String, String, byte[])}, with the order's {@code traceparent} when not null;
-     * {@code onSent} runs when the request goes out on a connection (after any wait for one), on its event loop.
+     * over the same {@code t}), with the order's {@code traceparent} when not null. {@code onSent} runs when the
+     * request goes out on a connection (after any wait for one), on its event loop.
      */
     public CompletableFuture<Outcome> send(String url, List<String> secrets, String event, String deliveryId,
                                            byte[] body, String traceparent, Runnable onSent) {

@@ -7,6 +7,7 @@ import io.orderflow.dispatcher.deliveries.DeliveryStore;
 import io.orderflow.dispatcher.dispatch.WebhookSender;
 import io.orderflow.dispatcher.subscriptions.Subscription;
 import io.orderflow.dispatcher.subscriptions.SubscriptionStore;
+import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.json.Json;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,9 +22,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Sends one settled delivery again, at an operator's request: the same delivery id and body, signed now with the
- * subscription's current secrets, tried once while the caller waits (no retries). The outcome is a new attempt in the
- * delivery's record: {@code attempts} goes up by one and the status, response status and error are this attempt's;
- * {@code deliveredAt} is this attempt's time when it succeeded, and stays what it was when it failed.
+ * subscription's current secrets, with the order's trace context its first delivery carried ({@code traceparent}),
+ * tried once while the caller waits (no retries). The outcome is a new attempt in the delivery's record:
+ * {@code attempts} goes up by one and the status, response status and error are this attempt's; {@code deliveredAt} is
+ * this attempt's time when it succeeded, and stays what it was when it failed. Its delivery lag runs from the request,
+ * not from the event.
  *
  * <p>A delivery still {@code pending} is not sent: its own retries are under way, and a second sender would race them
  * for the record. Neither is one this instance is already redelivering.
@@ -79,18 +82,26 @@ public class Redelivery {
             return done(new Conflict("Delivery " + deliveryId + " is being redelivered"));
         }
         try {
+            long requestedAt = clock.millis();
+            // A record written before records carried the trace context has none: the redelivery starts one.
+            String traceparent = deliveries.traceparent(subscriptionId, deliveryId)
+                    .orElseGet(TraceHeaders::newTraceparent);
             byte[] body = Json.MAPPER.writeValueAsBytes(delivery.payload());
             List<String> secrets = subscription.get().signingSecrets(clock.instant(), rotationGrace);
-            return sender.send(subscription.get().url(), secrets, delivery.event(), deliveryId, body)
+            return sender.send(subscription.get().url(), secrets, delivery.event(), deliveryId, body, traceparent,
+                            () -> { })
                     .thenCompose(outcome -> {
                         Delivery attempt = new Delivery(delivery.id(), delivery.subscriptionId(), delivery.event(),
                                 delivery.orderId(), delivery.payload(),
                                 outcome.delivered() ? DeliveryStatus.DELIVERED : DeliveryStatus.FAILED,
                                 delivery.attempts() + 1, outcome.status(), outcome.error(), delivery.createdAt(),
                                 outcome.delivered() ? Long.valueOf(clock.millis()) : delivery.deliveredAt());
-                        log.info("Delivery {} redelivered on request: {}", deliveryId,
-                                outcome.delivered() ? "delivered" : outcome.error());
-                        return deliveries.record(attempt);
+                        try (TraceHeaders.LogContext ignored =
+                                     TraceHeaders.logContext(delivery.orderId(), traceparent)) {
+                            log.info("Delivery {} redelivered on request: {}", deliveryId,
+                                    outcome.delivered() ? "delivered" : outcome.error());
+                        }
+                        return deliveries.record(attempt, traceparent, requestedAt);
                     })
                     .<Result>thenApply(Done::new)
                     .whenComplete((result, failure) -> underWay.remove(deliveryId));

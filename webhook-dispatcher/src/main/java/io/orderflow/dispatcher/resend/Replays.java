@@ -7,6 +7,7 @@ import io.orderflow.dispatcher.dispatch.DeliveryAttempts;
 import io.orderflow.dispatcher.dispatch.DeliveryIds;
 import io.orderflow.dispatcher.dispatch.DeliveryPayload;
 import io.orderflow.dispatcher.dispatch.DispatcherTopics;
+import io.orderflow.dispatcher.dispatch.EventFanOut;
 import io.orderflow.dispatcher.subscriptions.Subscription;
 import io.orderflow.dispatcher.subscriptions.SubscriptionStore;
 import io.orderflow.kafka.KafkaSettings;
@@ -39,8 +40,10 @@ import org.springframework.stereotype.Component;
  * {@code order-events} by timestamp ({@code offsetsForTimes}): each becomes its delivery again (the same id, derived
  * from order, step and subscription, so a receiver that dedupes on it takes only what it missed), written as a
  * {@code pending} record and a task on the attempts topic (as the fan-out queues a slow subscriber's deliveries), so
- * it is tried, retried and recorded like any delivery; its record starts over at {@code attempts} 0. A delivery that is still
- * {@code pending} is left to its own retries and not counted.
+ * it is tried, retried and recorded like any delivery; its record starts over at {@code attempts} 0, made now
+ * ({@code createdAt}, from which its delivery lag is measured, not from the event's time), and its requests carry the
+ * trace context of the event's record, as its first delivery did. A delivery that is still {@code pending} is left to
+ * its own retries and not counted.
  *
  * <p>Bounded: the window is at most {@code replayMaxWindow} long and may hold at most {@code replayMaxEvents} records
  * (counted from the offsets before anything is read, before the filter). Rate-limited per subscription: no replay
@@ -194,7 +197,7 @@ public class Replays {
             DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(),
                     DeliveryPayload.of(event, deliveryId), properties.retriesFor(event.retries()), clock.millis());
             deliveries.created();
-            writes.add(attempts.queue(task, DispatcherTopics.DELIVERY_ATTEMPTS, null));
+            writes.add(attempts.queue(task, DispatcherTopics.DELIVERY_ATTEMPTS, EventFanOut.traceparent(record)));
         }
         CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
         int count = writes.size();

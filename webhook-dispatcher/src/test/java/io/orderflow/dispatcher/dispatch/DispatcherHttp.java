@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.kafka.testing.TestKafka;
+import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
@@ -139,8 +140,29 @@ final class DispatcherHttp implements AutoCloseable {
 
     /** Publishes an event stamped {@code timestamp} (epoch ms; null: now) and waits for the broker to have it. */
     void publish(OrderEvent event, Long timestamp) throws Exception {
+        publish(event, timestamp, null);
+    }
+
+    /**
+     * As {@link #publish(OrderEvent, Long)}, with the order's trace context in the record's {@code traceparent}
+     * header, as the processor and the runner write it (none when null).
+     */
+    void publish(OrderEvent event, Long timestamp, String traceparent) throws Exception {
         producer.send(new ProducerRecord<>(Topics.ORDER_EVENTS.name(), null, timestamp, event.orderId(),
-                Json.write(event))).get();
+                Json.write(event), TraceHeaders.of(traceparent))).get();
+    }
+
+    /**
+     * The value of one series of the dispatcher's Prometheus page (the first line of {@code name}, whatever its
+     * labels); 0 when it has none.
+     */
+    double meter(String name) throws Exception {
+        for (String line : text("/actuator/prometheus").split("\n")) {
+            if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
     }
 
     void deleteSubscriptions() throws Exception {

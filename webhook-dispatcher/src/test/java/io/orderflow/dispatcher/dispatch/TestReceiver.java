@@ -28,7 +28,7 @@ final class TestReceiver implements AutoCloseable {
 
     /** One request as it arrived. */
     record Received(Instant at, String signature, String contentType, String event, String deliveryId,
-                    byte[] rawBody, boolean signatureValid) {
+                    byte[] rawBody, boolean signatureValid, String traceparent) {
 
         JsonNode body() {
             return Json.MAPPER.readTree(rawBody);
@@ -45,6 +45,8 @@ final class TestReceiver implements AutoCloseable {
     private volatile int failureStatus = 500;
     private volatile boolean neverAnswer;
     private volatile Duration answerAfter = Duration.ZERO;
+    /** While not null: every request waits for it before it is answered 200 ({@link #release}). */
+    private volatile CountDownLatch held;
 
     private TestReceiver() throws IOException {
         this(0);
@@ -80,6 +82,22 @@ final class TestReceiver implements AutoCloseable {
         return receiver;
     }
 
+    /** Holds every request until {@link #release} (or close), then answers 200. */
+    static TestReceiver holding() throws IOException {
+        TestReceiver receiver = new TestReceiver();
+        receiver.held = new CountDownLatch(1);
+        return receiver;
+    }
+
+    /** Answers the requests held so far, and every later one at once. */
+    void release() {
+        CountDownLatch latch = held;
+        held = null;
+        if (latch != null) {
+            latch.countDown();
+        }
+    }
+
     static TestReceiver neverAnswering() throws IOException {
         TestReceiver receiver = new TestReceiver();
         receiver.neverAnswer = true;
@@ -110,11 +128,18 @@ final class TestReceiver implements AutoCloseable {
             boolean valid = secret != null && signature != null && signedWith(secret, signature, raw);
             received.add(new Received(Instant.now(), signature, exchange.getRequestHeaders().getFirst("content-type"),
                     exchange.getRequestHeaders().getFirst("x-service-event"),
-                    exchange.getRequestHeaders().getFirst("x-service-delivery"), raw, valid));
+                    exchange.getRequestHeaders().getFirst("x-service-delivery"), raw, valid,
+                    exchange.getRequestHeaders().getFirst("traceparent")));
             if (!valid) {
                 respond(exchange, 401);
             } else if (neverAnswer) {
                 closed.await();
+            } else if (held != null) {
+                CountDownLatch latch = held;
+                while (latch != null && !latch.await(100, TimeUnit.MILLISECONDS) && closed.getCount() > 0) {
+                    latch = held;
+                }
+                respond(exchange, 200);
             } else if (answerAfter.isPositive()) {
                 closed.await(answerAfter.toMillis(), TimeUnit.MILLISECONDS);
                 respond(exchange, 200);

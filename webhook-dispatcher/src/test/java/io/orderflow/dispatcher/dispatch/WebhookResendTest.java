@@ -31,6 +31,10 @@ import tools.jackson.databind.JsonNode;
 class WebhookResendTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String LAG_COUNT = "orderflow_webhook_delivery_lag_seconds_count";
+    private static final String LAG_SUM = "orderflow_webhook_delivery_lag_seconds_sum";
+    private static final String ORDER_TRACE = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    private static final String WELL_FORMED = "00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]";
 
     private static DispatcherHttp dispatcher;
     private final List<TestReceiver> receivers = new ArrayList<>();
@@ -210,6 +214,81 @@ class WebhookResendTest {
         Answer unknown = dispatcher.call("POST", "/internal/subscriptions/whs_unknown/replay", lastMinute);
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.body().get("error").asString()).isEqualTo("Subscription whs_unknown not found");
+    }
+
+    // ---------------------------------------------------------------- trace context and lag of what is sent again
+
+    @Test
+    void aReplayAndARedeliveryCarryATraceContextAndTheirLagRunsFromTheRequest() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.answering());
+        String subscription = dispatcher.subscribe(receiver, List.of("order.paid", "order.shipped"));
+        String orderId = newOrderId();
+        long now = System.currentTimeMillis();
+        long twoHoursAgo = now - Duration.ofHours(2).toMillis();
+        // Given two events of an order, both from two hours ago and written now, one with the order's trace context
+        // (as the processor writes every event) and one without,
+        OrderEvent paid = new OrderEvent("order.paid", orderId, "ord.1:pay:2", twoHoursAgo, null, null);
+        OrderEvent shipped = new OrderEvent("order.shipped", orderId, "ord.1:ship:3", twoHoursAgo, null, null);
+        double count = dispatcher.meter(LAG_COUNT);
+        double sum = dispatcher.meter(LAG_SUM);
+        dispatcher.publish(paid, now, ORDER_TRACE);
+        dispatcher.publish(shipped, now, null);
+
+        // their first deliveries carry the order's trace context, and a new one where the event had none; each
+        // waited two hours for its event, which the delivery lag shows.
+        await().atMost(WAIT).until(() -> allDelivered(subscription, 2));
+        assertThat(sentFor(receiver, "order.paid").getFirst().traceparent()).isEqualTo(ORDER_TRACE);
+        assertThat(sentFor(receiver, "order.shipped").getFirst().traceparent()).matches(WELL_FORMED);
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(dispatcher.meter(LAG_COUNT) - count).isEqualTo(2);
+            assertThat(dispatcher.meter(LAG_SUM) - sum).isGreaterThan(2 * 7190);
+        });
+
+        // When the window is replayed,
+        double countBeforeReplay = dispatcher.meter(LAG_COUNT);
+        double sumBeforeReplay = dispatcher.meter(LAG_SUM);
+        Answer replayed = dispatcher.call("POST", "/internal/subscriptions/" + subscription + "/replay",
+                "{\"since\": \"" + Instant.ofEpochMilli(now) + "\"}");
+        assertThat(replayed.status()).as(replayed.body().toString()).isEqualTo(200);
+        assertThat(replayed.body().get("count").asInt()).isEqualTo(2);
+
+        // then each is sent again with a trace context, the order's where its event carried it, and its lag runs
+        // from the replay, not from the event two hours ago.
+        await().atMost(WAIT).until(() -> receiver.received().size() == 4 && allDelivered(subscription, 2));
+        assertThat(sentFor(receiver, "order.paid").getLast().traceparent()).isEqualTo(ORDER_TRACE);
+        String shippedTrace = sentFor(receiver, "order.shipped").getLast().traceparent();
+        assertThat(shippedTrace).matches(WELL_FORMED);
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(dispatcher.meter(LAG_COUNT) - countBeforeReplay).isEqualTo(2));
+        assertThat(dispatcher.meter(LAG_SUM) - sumBeforeReplay).isLessThan(60);
+
+        // A redelivery likewise: the trace context the delivery was last sent with, the lag from the request.
+        double countBeforeRedelivery = dispatcher.meter(LAG_COUNT);
+        double sumBeforeRedelivery = dispatcher.meter(LAG_SUM);
+        for (OrderEvent event : List.of(paid, shipped)) {
+            String deliveryId = DeliveryIds.of(orderId, event.step(), subscription);
+            Answer redelivered = dispatcher.call("POST",
+                    "/internal/subscriptions/" + subscription + "/deliveries/" + deliveryId + "/redeliver", null);
+            assertThat(redelivered.status()).as(redelivered.body().toString()).isEqualTo(200);
+            assertThat(redelivered.body().get("delivery").get("status").asString()).isEqualTo("delivered");
+        }
+        assertThat(receiver.received()).hasSize(6).allMatch(Received::signatureValid);
+        assertThat(sentFor(receiver, "order.paid").getLast().traceparent()).isEqualTo(ORDER_TRACE);
+        assertThat(sentFor(receiver, "order.shipped").getLast().traceparent()).isEqualTo(shippedTrace);
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(dispatcher.meter(LAG_COUNT) - countBeforeRedelivery).isEqualTo(2));
+        assertThat(dispatcher.meter(LAG_SUM) - sumBeforeRedelivery).isLessThan(60);
+    }
+
+    private static boolean allDelivered(String subscription, int deliveries) throws Exception {
+        List<JsonNode> listed = dispatcher.deliveries(subscription);
+        return listed.size() == deliveries
+                && listed.stream().allMatch(d -> d.get("status").asString().equals("delivered"));
+    }
+
+    /** The requests the receiver got for the deliveries of {@code event}, in the order they came. */
+    private static List<Received> sentFor(TestReceiver receiver, String event) {
+        return receiver.received().stream().filter(r -> r.event().equals(event)).toList();
     }
 
     // ---------------------------------------------------------------- health

@@ -1,0 +1,163 @@
+package io.orderflow.dispatcher.dispatch;
+
+import static io.orderflow.dispatcher.dispatch.DispatcherHttp.event;
+import static io.orderflow.dispatcher.dispatch.DispatcherHttp.newOrderId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
+import io.orderflow.schemas.events.OrderEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What the deliveries listing shows of a delivery's life, on a real broker with receivers on loopback: {@code pending}
+ * from the moment its order event is there, then {@code delivered} (or, further on, {@code failed}), whichever
+ * dispatcher instance is asked. The subscriber holds each request until the test lets it answer, so "before the
+ * answer" is a state the test controls, not a race; the answer timeout is the real 10 s.
+ */
+class DeliveryListingTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    /** Fans the events out and makes the attempts. */
+    private static DispatcherHttp dispatcher;
+    /** Another instance that fans nothing out (its listeners do not start): it only answers the API. */
+    private static DispatcherHttp listing;
+
+    private final List<TestReceiver> receivers = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        dispatcher = new DispatcherHttp("--orderflow.dispatcher.backoff-initial=60s");
+        listing = new DispatcherHttp("--spring.kafka.listener.auto-startup=false");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (listing != null) {
+            listing.close();
+        }
+        if (dispatcher != null) {
+            dispatcher.close();
+        }
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        dispatcher.deleteSubscriptions();
+        receivers.forEach(TestReceiver::close);
+    }
+
+    @Test
+    void aDeliveryIsListedPendingFromItsEventOnThenDeliveredWithTheSameRecord() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.holding());
+        String subscription = dispatcher.subscribe(receiver, null);
+        String orderId = newOrderId();
+        OrderEvent paid = event("order.paid", orderId, "ord.1:pay:2", null);
+        String deliveryId = DeliveryIds.of(orderId, paid.step(), subscription);
+
+        // Given an event that makes a delivery, whose subscriber has not answered yet,
+        dispatcher.publish(paid, null);
+
+        // the delivery is listed pending, with no attempt made and nothing answered,
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonNode pending = dispatcher.delivery(subscription, deliveryId);
+            assertThat(pending.get("status").asString()).isEqualTo("pending");
+            assertThat(pending.get("attempts").asInt()).isZero();
+            assertThat(pending.get("responseStatus").isNull()).isTrue();
+            assertThat(pending.get("lastError").isNull()).isTrue();
+            assertThat(pending.get("deliveredAt").isNull()).isTrue();
+        });
+        JsonNode pending = dispatcher.delivery(subscription, deliveryId);
+        assertThat(pending.get("event").asString()).isEqualTo("order.paid");
+        assertThat(pending.get("orderId").asString()).isEqualTo(orderId);
+        assertThat(pending.get("createdAt").asLong()).isEqualTo(paid.occurredAt());
+        // still so while its request is with the subscriber.
+        await().atMost(WAIT).until(() -> receiver.received().size() == 1);
+        assertThat(dispatcher.delivery(subscription, deliveryId).get("status").asString()).isEqualTo("pending");
+
+        // When the subscriber answers,
+        receiver.release();
+
+        // then it is delivered: the same delivery, the same body as was sent and listed, the same creation time.
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonNode delivered = dispatcher.delivery(subscription, deliveryId);
+            assertThat(delivered.get("status").asString()).isEqualTo("delivered");
+            assertThat(delivered.get("attempts").asInt()).isEqualTo(1);
+            assertThat(delivered.get("responseStatus").asInt()).isEqualTo(200);
+        });
+        JsonNode delivered = dispatcher.delivery(subscription, deliveryId);
+        Received request = receiver.received().getFirst();
+        assertThat(pending.get("payload")).isEqualTo(request.body());
+        assertThat(delivered.get("payload")).isEqualTo(request.body());
+        assertThat(delivered.get("createdAt").asLong()).isEqualTo(pending.get("createdAt").asLong());
+        assertThat(dispatcher.deliveries(subscription)).hasSize(1);
+    }
+
+    @Test
+    void anInstanceThatDoesNotFanOutListsTheDeliveryPendingToo() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.holding());
+        String subscription = dispatcher.subscribe(receiver, List.of("order.completed"));
+        await().atMost(WAIT).until(() -> listing.call("GET", "/internal/subscriptions/" + subscription, null)
+                .status() == 200);
+        String orderId = newOrderId();
+        OrderEvent completed = event("order.completed", orderId, "ord.1:end:7", null);
+        String deliveryId = DeliveryIds.of(orderId, completed.step(), subscription);
+
+        dispatcher.publish(completed, null);
+        dispatcher.publish(event("order.paid", orderId, "ord.1:pay:2", null), null); // not asked for
+
+        // The instance the gateway asks need not be the one whose fan-out has the event's partition.
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonNode pending = listing.delivery(subscription, deliveryId);
+            assertThat(pending.get("status").asString()).isEqualTo("pending");
+            assertThat(pending.get("attempts").asInt()).isZero();
+        });
+        await().atMost(WAIT).until(() -> receiver.received().size() == 1);
+        receiver.release();
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonNode delivered = listing.delivery(subscription, deliveryId);
+            assertThat(delivered.get("status").asString()).isEqualTo("delivered");
+            assertThat(delivered.get("attempts").asInt()).isEqualTo(1);
+        });
+        assertThat(listing.deliveries(subscription)).hasSize(1);
+    }
+
+    @Test
+    void aDeliveryWhoseFirstAttemptFailsStaysPendingWithItThenFails() throws Exception {
+        TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 503));
+        String subscription = dispatcher.subscribe(receiver, null);
+        String orderId = newOrderId();
+        // an event that allows no retry: its first failed attempt is its last
+        OrderEvent refunded = event("order.refunded", orderId, "ord.1:refund:4", 0);
+        String deliveryId = DeliveryIds.of(orderId, refunded.step(), subscription);
+
+        dispatcher.publish(refunded, null);
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonNode failed = listing.delivery(subscription, deliveryId);
+            assertThat(failed.get("status").asString()).isEqualTo("failed");
+            assertThat(failed.get("attempts").asInt()).isEqualTo(1);
+            assertThat(failed.get("responseStatus").asInt()).isEqualTo(503);
+            assertThat(failed.get("lastError").asString()).isEqualTo("HTTP 503");
+            assertThat(failed.get("createdAt").asLong()).isEqualTo(refunded.occurredAt());
+        });
+        // Nothing is left listed pending behind it, on either instance.
+        assertThat(dispatcher.deliveries(subscription)).hasSize(1)
+                .allSatisfy(d -> assertThat(d.get("status").asString()).isEqualTo("failed"));
+        assertThat(listing.deliveries(subscription)).hasSize(1);
+        assertThat(receiver.received()).hasSize(1);
+    }
+
+    private TestReceiver receiver(TestReceiver receiver) {
+        receivers.add(receiver);
+        return receiver;
+    }
+}
