@@ -14,13 +14,21 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -184,9 +192,33 @@ final class DispatcherHttp implements AutoCloseable {
         return "ord_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
     }
 
+    /**
+     * Stops the dispatcher and empties the attempts, retry and dead-letter topics, so that the next test class's
+     * dispatcher (a new consumer group, reading from the beginning) does not meet this one's retries: a retry topic's
+     * partition waits until its first record is due, so a retry due in 60 s under this class's schedule would hold the
+     * next class's retries of 400 ms behind it for up to a minute.
+     */
     @Override
     public void close() {
         producer.close();
         app.close();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestKafka.bootstrapServers()))) {
+            Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+            for (TopicDescription topic : admin.describeTopics(admin.listTopics().names().get().stream()
+                    .filter(name -> name.startsWith(DispatcherTopics.DELIVERY_ATTEMPTS)).toList())
+                    .allTopicNames().get().values()) {
+                topic.partitions().forEach(p -> ends.put(new TopicPartition(topic.name(), p.partition()),
+                        OffsetSpec.latest()));
+            }
+            Map<TopicPartition, RecordsToDelete> before = new HashMap<>();
+            admin.listOffsets(ends).all().get().forEach((partition, end) ->
+                    before.put(partition, RecordsToDelete.beforeOffset(end.offset())));
+            admin.deleteRecords(before).all().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("Could not empty the delivery attempts topics", e);
+        }
     }
 }
