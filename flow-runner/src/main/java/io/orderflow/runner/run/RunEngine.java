@@ -2,6 +2,7 @@ package io.orderflow.runner.run;
 
 import io.orderflow.runner.connectors.Connectors;
 import io.orderflow.runner.money.Money;
+import io.orderflow.runner.nodes.Hold;
 import io.orderflow.runner.nodes.Node;
 import io.orderflow.runner.nodes.NodeCatalogue;
 import io.orderflow.runner.nodes.NodeContext;
@@ -11,6 +12,7 @@ import io.orderflow.runner.scope.RunScope;
 import io.orderflow.runner.scope.Templates;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.flows.EdgeDefinition;
+import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.flows.NodeDefinition;
 import io.orderflow.schemas.flows.RetryPolicy;
 import io.orderflow.schemas.json.Json;
@@ -25,6 +27,8 @@ import io.orderflow.schemas.model.WaitRequest;
 import io.orderflow.schemas.reports.RunReport;
 import io.orderflow.schemas.tasks.NodeTask;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,7 +158,70 @@ public final class RunEngine {
             // the topology drops the stored instance itself (RunTopology); the run has nothing left to do
             case NodeTask.ForgetRun forget -> Effects.none();
             case NodeTask.ReviveRun revive -> revive(current, revive, guard);
+            case NodeTask.MigrateRun migrate -> {
+                if (!matches(current, migrate.instanceId()) || sameVersion(current.flow, migrate.flow())) {
+                    yield Effects.none(); // ended, or a repeated migration
+                }
+                if (current.state != RunInstance.State.WAITING
+                        || !migrate.mapping().containsKey(current.waitingNode)) {
+                    yield incident(current, migrate.orderId(), "task MigrateRun", "The run is not waiting at a node "
+                            + "the migration to version " + migrate.flow().version() + " keeps");
+                }
+                migrate(current, migrate);
+                progress(current, fx);
+                yield fx.build(current);
+            }
         };
+    }
+
+    private static boolean sameVersion(FlowVersion a, FlowVersion b) {
+        return a.flowId().equals(b.flowId()) && a.version() == b.version();
+    }
+
+    /**
+     * The waiting instance goes on with the new version: every node, edge, output, attempt count, completed node and
+     * hold is renamed through the mapping (a node the mapping does not keep is forgotten: it will not run, and a later
+     * rollback does not compensate it, though what it holds is still given back); the new version's nodes that no old
+     * node became are pending; an edge keeps its state when the new version has an edge with its id.
+     */
+    private void migrate(RunInstance instance, NodeTask.MigrateRun migrate) {
+        Map<String, String> to = migrate.mapping();
+        FlowGraph graph = graphs.of(migrate.flow());
+        Map<String, String> becameFrom = new HashMap<>();
+        to.forEach((from, target) -> becameFrom.put(target, from));
+        Map<String, NodeStatus> nodes = new LinkedHashMap<>();
+        graph.nodes().keySet().forEach(id -> nodes.put(id, becameFrom.containsKey(id)
+                ? instance.nodes.getOrDefault(becameFrom.get(id), NodeStatus.PENDING) : NodeStatus.PENDING));
+        Map<String, EdgeState> edges = new LinkedHashMap<>();
+        graph.edges().forEach(e -> edges.put(e.id(), instance.edges.getOrDefault(e.id(), EdgeState.PENDING)));
+        ObjectNode outputs = Json.object();
+        to.forEach((from, target) -> {
+            if (instance.outputs != null && instance.outputs.has(from)) {
+                outputs.set(target, instance.outputs.get(from));
+            }
+        });
+        instance.nodes = nodes;
+        instance.edges = edges;
+        instance.outputs = outputs;
+        instance.ready = new ArrayList<>(instance.ready.stream().filter(to::containsKey).map(to::get).toList());
+        instance.completed = new ArrayList<>(instance.completed.stream().filter(to::containsKey).map(to::get)
+                .toList());
+        instance.attempts = renamed(instance.attempts, to);
+        instance.runs = renamed(instance.runs, to);
+        instance.holds = new ArrayList<>(instance.holds.stream().map(h -> to.containsKey(h.nodeId())
+                ? new Hold(h.kind(), h.id(), to.get(h.nodeId()), h.open()) : h).toList());
+        instance.waitingNode = to.get(instance.waitingNode);
+        instance.flow = migrate.flow();
+    }
+
+    private static <V> Map<String, V> renamed(Map<String, V> byNode, Map<String, String> to) {
+        Map<String, V> renamed = new LinkedHashMap<>();
+        byNode.forEach((id, value) -> {
+            if (to.containsKey(id)) {
+                renamed.put(to.get(id), value);
+            }
+        });
+        return renamed;
     }
 
     /** How the order's agent words the reason of a run it ends because the order was set aside. */

@@ -64,6 +64,7 @@ public final class RouteRules {
             rule("POST", "/api/v1/orders/{id}/events", Need.OPERATOR),
             rule("POST", "/api/v1/orders/{id}/approvals/{nodeId}", Need.APPROVER),
             rule("POST", "/api/v1/orders/{id}/cancel", Need.OPERATOR),
+            rule("POST", "/api/v1/orders/{id}/migrate", Need.OPERATOR),
             rule("GET", "/api/v1/approvals", Need.VIEWER),
             rule("GET", "/api/v1/incidents", Need.OPERATOR),
             // beyond the contract: resolving an incident (apply its record again, or dismiss it with a note)

@@ -2,6 +2,7 @@ package io.orderflow.gateway.batches;
 
 import io.orderflow.schemas.batches.BatchRecord;
 import io.orderflow.schemas.json.Json;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** A batch as the API shows it (the {@code Batch} schema of the OpenAPI document). */
@@ -18,7 +19,11 @@ final class BatchAnswers {
         answer.put("id", definition.batchId());
         answer.put("state", progress.state());
         answer.put("phase", progress.phase());
-        answer.set("action", Json.tree(definition.action()));
+        JsonNode action = Json.tree(definition.action());
+        if (action instanceof ObjectNode object) {
+            object.remove("flow"); // a migration's resolved version: its graph is the flow's, not the batch's
+        }
+        answer.set("action", action);
         if (definition.filter() != null) {
             answer.set("filter", Json.tree(definition.filter()));
         } else {

@@ -4,6 +4,7 @@ import io.orderflow.gateway.RandomIds;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.commands.OrderCommands;
+import io.orderflow.gateway.flows.FlowCatalog;
 import io.orderflow.gateway.orders.ProcessorClient;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
@@ -54,6 +55,7 @@ class BatchesController {
     private static final Pattern CURSOR = Pattern.compile("[A-Za-z0-9_-]{1,128}");
 
     private final Access access;
+    private final FlowCatalog flows;
     private final RequestValidator validator;
     private final Batches batches;
     private final ProcessorClient processor;
@@ -61,7 +63,8 @@ class BatchesController {
     private final Clock clock;
 
     BatchesController(Access access, RequestValidator validator, Batches batches, ProcessorClient processor,
-                      BatchProperties settings, Clock clock) {
+                      BatchProperties settings, Clock clock, FlowCatalog flows) {
+        this.flows = flows;
         this.access = access;
         this.validator = validator;
         this.batches = batches;
@@ -81,11 +84,13 @@ class BatchesController {
                 throw ApiException.badRequest("rate must be 1 to " + settings.rate() + " orders a second");
             }
             long now = clock.millis();
-            BatchRecord.Definition definition = new BatchRecord.Definition("bat_" + RandomIds.hex(8),
-                    filter(request), orderIds(request), action(request, caller), rate, caller, actor(caller), now);
-            return batches.loaded().then(checkMatches(definition))
-                    .then(Mono.fromRunnable(this::checkRunning))
-                    .then(batches.create(definition));
+            return action(request, caller).flatMap(action -> {
+                BatchRecord.Definition definition = new BatchRecord.Definition("bat_" + RandomIds.hex(8),
+                        filter(request), orderIds(request), action, rate, caller, actor(caller), now);
+                return batches.loaded().then(checkMatches(definition))
+                        .then(Mono.fromRunnable(this::checkRunning))
+                        .then(batches.create(definition));
+            });
         }).map(batch -> ResponseEntity.status(HttpStatus.ACCEPTED)
                 .location(URI.create("/api/v1/batches/" + batch.definition().batchId()))
                 .body(BatchAnswers.of(batch, true)));
@@ -193,7 +198,21 @@ class BatchesController {
         return ids == null ? null : ids.valueStream().map(JsonNode::asString).toList();
     }
 
-    private static BatchAction action(JsonNode request, Caller caller) {
+    /**
+     * The batch's action; a migration's version is resolved now (404 for a flow or version the catalog does not have,
+     * as starting an order answers), and carried by every order's command.
+     */
+    private Mono<BatchAction> action(JsonNode request, Caller caller) {
+        if (BatchAction.MIGRATE.equals(request.get("action").asString())) {
+            String flowId = request.get("flowId").asString();
+            int toVersion = request.get("toVersion").asInt();
+            return flows.resolve(flowId, toVersion).map(flow -> new BatchAction.Migrate(flowId, toVersion,
+                    OrderCommands.mapping(request), request.path("dryRun").asBoolean(false), flow));
+        }
+        return Mono.fromCallable(() -> simpleAction(request, caller));
+    }
+
+    private static BatchAction simpleAction(JsonNode request, Caller caller) {
         return switch (request.get("action").asString()) {
             case BatchAction.CANCEL -> new BatchAction.Cancel(request.get("reason").asString().strip());
             case BatchAction.DELIVER_EVENT -> new BatchAction.DeliverEvent(request.get("event").asString(),

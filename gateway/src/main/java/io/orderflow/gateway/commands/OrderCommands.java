@@ -2,9 +2,13 @@ package io.orderflow.gateway.commands;
 
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The one translation from a caller's request to the command for the order's agent, whichever channel it came
@@ -121,5 +125,23 @@ public final class OrderCommands {
     private static String text(JsonNode body, String field) {
         JsonNode value = body.get(field);
         return value == null || value.isNull() ? null : value.asString();
+    }
+
+    /**
+     * Migrate the order to {@code flow} (the version its flow has, as resolved) from a validated {@code { toVersion,
+     * mapping?, dryRun? }} body (the order route) or a batch's fields.
+     */
+    public static OrderCommand.MigrateOrder migrate(String orderId, FlowVersion flow, JsonNode request) {
+        return new OrderCommand.MigrateOrder(orderId, flow, mapping(request), request.path("dryRun").asBoolean(false));
+    }
+
+    /** A validated body's {@code mapping}, old node id to new; empty when absent. */
+    public static Map<String, String> mapping(JsonNode request) {
+        Map<String, String> mapping = new LinkedHashMap<>();
+        JsonNode given = request.get("mapping");
+        if (given != null && given.isObject()) {
+            given.properties().forEach(e -> mapping.put(e.getKey(), e.getValue().asString()));
+        }
+        return mapping;
     }
 }

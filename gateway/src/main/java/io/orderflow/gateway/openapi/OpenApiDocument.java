@@ -49,6 +49,7 @@ class OpenApiDocument {
             Map.entry("deliverEvent", RequestSchema.DELIVER_EVENT),
             Map.entry("decideApproval", RequestSchema.DECIDE_APPROVAL),
             Map.entry("cancelOrder", RequestSchema.CANCEL_ORDER),
+            Map.entry("migrateOrder", RequestSchema.MIGRATE_ORDER),
             Map.entry("dismissIncident", RequestSchema.DISMISS_INCIDENT),
             Map.entry("createWebhookSubscription", RequestSchema.CREATE_WEBHOOK_SUBSCRIPTION),
             Map.entry("receiveSignedEvent", RequestSchema.SIGNED_EVENT),

@@ -1,5 +1,6 @@
 package io.orderflow.gateway.orders;
 
+import io.orderflow.gateway.api.ApiError;
 import io.orderflow.gateway.api.ApiException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -197,6 +198,38 @@ class OrdersController {
             Long expected = OrderVersions.ifMatch(ifMatch);
             return commands.send(OrderCommands.cancel(Channel.API, id, request, expected), caller);
         }).map(reply -> answer(reply, null));
+    }
+
+    @Operation(operationId = "migrateOrder", summary = "Move a waiting order onto another published version of its "
+            + "flow, its waits carried over through a mapping of node ids; dryRun answers and changes nothing "
+            + "(operator)")
+    @PostMapping("/{id}/migrate")
+    Mono<ResponseEntity<JsonNode>> migrate(@PathVariable String id, @RequestBody(required = false) String body,
+                                           ServerWebExchange exchange) {
+        return access.caller(exchange).flatMap(caller -> {
+            JsonNode request = validator.validate(RequestSchema.MIGRATE_ORDER, body);
+            requireOrderId(id);
+            int toVersion = request.get("toVersion").asInt();
+            return flowOf(id).flatMap(flowId -> flows.resolve(flowId, toVersion))
+                    .flatMap(flow -> commands.send(OrderCommands.migrate(id, flow, request), caller));
+        }).map(reply -> answer(reply, null));
+    }
+
+    /**
+     * The flow the order runs on, from a read of the order; an order that cannot be read is answered as the read
+     * answers (404 for an unknown one). The order's flow never changes (a migration changes only its version), so a
+     * read that lags does not matter.
+     */
+    private Mono<String> flowOf(String orderId) {
+        return processor.order(orderId).map(answer -> {
+            JsonNode read = answer.getBody() == null ? Json.object() : Json.MAPPER.readTree(answer.getBody());
+            if (!answer.getStatusCode().is2xxSuccessful()) {
+                throw new ApiException(HttpStatus.valueOf(answer.getStatusCode().value()),
+                        ApiError.of(read.path("error").asString("Order " + orderId
+                                + " could not be read")), Map.of());
+            }
+            return read.path("flow").path("flowId").asString();
+        });
     }
 
     private static final String IF_MATCH = "the ETag of the read this change is based on, such as \"7\": refused "

@@ -22,7 +22,8 @@ public enum RequestSchema {
     CREATE_TOKEN("CreateTokenRequest", ApiRequest.CREATE_TOKEN),
     REPLAY_WEBHOOK_DELIVERIES("ReplayWebhookDeliveriesRequest", ApiRequest.REPLAY_WEBHOOK_DELIVERIES),
     SET_CLOCK("SetClockRequest", ApiRequest.SET_CLOCK),
-    CREATE_BATCH("CreateBatchRequest", ApiRequest.CREATE_BATCH);
+    CREATE_BATCH("CreateBatchRequest", ApiRequest.CREATE_BATCH),
+    MIGRATE_ORDER("MigrateOrderRequest", ApiRequest.MIGRATE_ORDER);
 
     private final String componentName;
     private final ApiRequest request;

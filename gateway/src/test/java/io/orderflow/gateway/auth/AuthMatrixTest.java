@@ -266,6 +266,8 @@ class AuthMatrixTest {
             case "POST /api/v1/orders/{id}/approvals/{nodeId}" ->
                     new Probe(order + "/approvals/approval", "{\"decision\": \"approved\"}", 409);
             case "POST /api/v1/orders/{id}/cancel" -> new Probe(order + "/cancel", "{}", 200);
+            // a body without toVersion: refused before the order or the flows are read
+            case "POST /api/v1/orders/{id}/migrate" -> new Probe(order + "/migrate", "{}", 400);
             case "GET /api/v1/webhook-subscriptions" -> new Probe("/api/v1/webhook-subscriptions", "", 200);
             case "POST /api/v1/webhook-subscriptions" ->
                     new Probe("/api/v1/webhook-subscriptions", "{\"url\": \"https://example.com/hook\"}", 201);

@@ -170,6 +170,11 @@ public final class FakeProcessor implements AutoCloseable {
                     chats.put(order.orderId(), List.copyOf(next.subList(Math.max(0, next.size() - 100), next.size())));
                     body.put("ok", true).put("appended", append.messages().size());
                 }
+                // the fake keeps no flows: the real agent decides migrations
+                case OrderCommand.MigrateOrder migrate -> {
+                    status = 409;
+                    body.put("error", "The test processor does not migrate orders");
+                }
                 // the fake keeps no incidents
                 case OrderCommand.RetryIncident retry -> {
                     status = 404;

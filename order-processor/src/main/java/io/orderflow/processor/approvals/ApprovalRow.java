@@ -27,4 +27,10 @@ public record ApprovalRow(String orderId, String nodeId, String title, String as
         return new ApprovalRow(orderId, nodeId, title, assignee, amount, outcome, createdAt, at, by, decisionNote,
                 orderTitle, currency, deadline);
     }
+
+    /** This row for node {@code node} (a migration renamed the node). */
+    public ApprovalRow at(String node) {
+        return new ApprovalRow(orderId, node, title, assignee, amount, status, createdAt, decidedAt, decidedBy, note,
+                orderTitle, currency, deadline);
+    }
 }

@@ -26,6 +26,10 @@ public sealed interface Effect {
             implements Effect {
     }
 
+    /** Re-keys the approval row of node {@code from} to node {@code to} (a migration renamed the node). */
+    record MoveApproval(String from, String to) implements Effect {
+    }
+
     record ScheduleDeadline(long dueAt, String nodeId) implements Effect {
     }
 

@@ -57,6 +57,7 @@ public final class OrderApplier {
                                     cancelled.batchId()), null)))
                     .build();
             case OrderFact.BatchApplied batch -> state.withBatch(batch.batchId());
+            case OrderFact.OrderMigrated migrated -> migrated(state, migrated);
             case OrderFact.RunContinued continued -> state.edit()
                     .instanceId(continued.instanceId()).generation(continued.generation()).seq(0)
                     .timeline(state.timelineWith(new TimelineEntry(continued.at(), "continued",
@@ -113,6 +114,45 @@ public final class OrderApplier {
     /** {@code data} with the batch that made the change, when a batch did. */
     private static ObjectNode withBatch(ObjectNode data, String batchId) {
         return batchId == null ? data : data.put("batchId", batchId);
+    }
+
+    /**
+     * The order on its new flow version: each node of the new version has the state of the node that became it (or is
+     * pending), the waits are re-keyed, the edges are the new version's; the timeline says from which version to which,
+     * who, and which nodes were renamed.
+     */
+    private static OrderState migrated(OrderState state, OrderFact.OrderMigrated migrated) {
+        Map<String, String> becameFrom = new LinkedHashMap<>();
+        migrated.carried().forEach((from, to) -> becameFrom.put(to, from));
+        Map<String, NodeState> nodes = new LinkedHashMap<>();
+        migrated.flow().graph().nodes().forEach(n -> {
+            String from = becameFrom.get(n.id());
+            nodes.put(n.id(), from == null ? NodeState.pending() : state.nodes().getOrDefault(from, NodeState.pending()));
+        });
+        List<Wait> waits = state.waits().stream().map(w -> new Wait(migrated.carried().getOrDefault(w.nodeId(),
+                w.nodeId()), w.kind(), w.title(), w.event(), w.assignee(), w.amount(), w.deadline(), w.since()))
+                .toList();
+        ObjectNode renamed = Json.object();
+        List<String> renames = new ArrayList<>();
+        new java.util.TreeMap<>(migrated.carried()).forEach((from, to) -> {
+            if (!from.equals(to)) {
+                renamed.put(from, to);
+                renames.add(from + " → " + to);
+            }
+        });
+        String flowId = migrated.flow().flowId();
+        int toVersion = migrated.flow().version();
+        String message = "Migrated from version " + migrated.fromVersion() + " to version " + toVersion + " of flow "
+                + flowId + " by " + (migrated.batchId() != null ? "batch " + migrated.batchId() : migrated.by())
+                + (renames.isEmpty() ? "" : ": " + String.join(", ", renames));
+        ObjectNode data = Json.object().put("flowId", flowId).put("fromVersion", migrated.fromVersion())
+                .put("toVersion", toVersion).put("by", migrated.by());
+        data.set("mapping", renamed);
+        return state.edit().flow(migrated.flow()).nodes(OrderState.handOver(nodes))
+                .edges(OrderState.handOver(new LinkedHashMap<>(migrated.edges()))).waits(waits)
+                .timeline(state.timelineWith(new TimelineEntry(migrated.at(), "migrate", message, null,
+                        withBatch(data, migrated.batchId()), null)))
+                .build();
     }
 
     /** Node statuses a cancel cuts short: the node will not run (any more), so it shows {@code skipped}. */

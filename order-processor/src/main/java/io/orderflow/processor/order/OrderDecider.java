@@ -74,6 +74,8 @@ public final class OrderDecider {
                     decide.by(), decide.note(), null, now);
             case OrderCommand.CancelOrder cancel -> cancel(state, cancel.reason(), actor(caller), null, now);
             case OrderCommand.ApplyBatchAction batch -> batchAction(state, batch, caller, now);
+            case OrderCommand.MigrateOrder migrate -> Migration.decide(state, migrate.to(), migrate.mapping(),
+                    migrate.dryRun(), actor(caller), null, now);
             case OrderCommand.AppendChat append -> appendChat(append, now);
             case OrderCommand.ConfirmProposal confirm -> confirmProposal(state, confirm);
             case OrderCommand.RetryIncident retry -> throw new IllegalArgumentException(
@@ -119,6 +121,8 @@ public final class OrderDecider {
                     decide.by(), decide.note(), batch.batchId(), now);
             case BatchAction.RetryIncident retry -> throw new IllegalArgumentException(
                     "A batch's retry is decided with the order's incident (retryIncident)");
+            case BatchAction.Migrate migrate -> Migration.decide(state, migrate.flow(), migrate.mapping(),
+                    migrate.dryRun(), actor(caller), batch.batchId(), now);
         };
         return applied(decision, batch.batchId());
     }

@@ -1,6 +1,8 @@
 package io.orderflow.processor.order;
 
+import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.model.ChatMessage;
+import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.NodePatch;
 import io.orderflow.schemas.model.Rollback;
 import io.orderflow.schemas.model.TimelineEntry;
@@ -8,6 +10,7 @@ import io.orderflow.schemas.reports.RunReport;
 import tools.jackson.databind.JsonNode;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What happened to an order, decided by {@link OrderDecider} and applied to the state by {@link OrderApplier}.
@@ -102,5 +105,14 @@ public sealed interface OrderFact {
 
     /** An operator dismissed incident {@code incidentId} with a note: the order stays as the incident left it. */
     record IncidentDismissed(String incidentId, String by, String note, long at) implements OrderFact {
+    }
+
+    /**
+     * The order moved to another version of its flow ({@code flow}, as the state keeps it), by {@code by}, alone or as
+     * part of batch {@code batchId}: {@code carried} maps each node kept (old id to new id), {@code edges} is the new
+     * version's edges with their states.
+     */
+    record OrderMigrated(FlowVersion flow, int fromVersion, Map<String, String> carried, Map<String, EdgeState> edges,
+                         String by, long at, String batchId) implements OrderFact {
     }
 }

@@ -186,6 +186,7 @@ public record OrderState(String orderId, OrderStatus status, String reason, Json
         public Builder status(OrderStatus v) { status = v; return this; }
         public Builder reason(String v) { reason = v; return this; }
         public Builder order(JsonNode v) { order = v; return this; }
+        public Builder flow(FlowVersion v) { flow = v; return this; }
         public Builder nodes(Map<String, NodeState> v) { nodes = v; return this; }
         public Builder edges(Map<String, EdgeState> v) { edges = v; return this; }
         public Builder waits(List<Wait> v) { waits = v; return this; }

@@ -58,4 +58,60 @@ public record Rejection(int status, String message) {
     public static Rejection noOpenIncident(String orderId) {
         return new Rejection(409, "Order " + orderId + " has no open incident");
     }
+
+    // ---- migration ----------------------------------------------------------------------------------------
+
+    /** A migration to a version of another flow (a batch's, which names its flow). */
+    public static Rejection otherFlow(String orderId, String flowId, String wanted) {
+        return new Rejection(422, "Order " + orderId + " runs on flow " + flowId + ", not " + wanted);
+    }
+
+    /** A migration to a version made for another order type. */
+    public static Rejection otherOrderType(String orderId, String type, String flowId, int version, String versionType) {
+        return new Rejection(422, "Version " + version + " of flow " + flowId + " is for " + versionType
+                + " orders; order " + orderId + " is a " + type + " order");
+    }
+
+    public static Rejection sameVersion(String orderId, String flowId, int version) {
+        return new Rejection(409, "Order " + orderId + " is already on version " + version + " of flow " + flowId);
+    }
+
+    /** A mapping key the order's current version does not have. */
+    public static Rejection unknownSource(String nodeId, String flowId, int version) {
+        return new Rejection(422, "The mapping names node " + nodeId + ", which version " + version + " of flow "
+                + flowId + " (the order's) does not have");
+    }
+
+    /** A mapping target the new version does not have. */
+    public static Rejection unknownTarget(String from, String to, String flowId, int version) {
+        return new Rejection(422, "The mapping moves node " + from + " to " + to + ", which version " + version
+                + " of flow " + flowId + " does not have");
+    }
+
+    /** Two nodes would become one. */
+    public static Rejection sameTarget(String first, String second, String to) {
+        return new Rejection(422, "Nodes " + first + " and " + second + " would both become node " + to
+                + "; each node of the new version takes one node");
+    }
+
+    /** An order that is not waiting: its run may be between nodes, where the runner alone knows where it stands. */
+    public static Rejection notWaitingToMigrate(String orderId, String status) {
+        return new Rejection(409, "Order " + orderId + " is " + status
+                + "; an order is migrated while it waits at an approval or an event");
+    }
+
+    /** The order stands at a node the migration would drop. */
+    public static Rejection nodeDropped(String orderId, String nodeId, String flowId, int version) {
+        return new Rejection(409, "Order " + orderId + " stands at node " + nodeId + ", which version " + version
+                + " of flow " + flowId + " does not have and the mapping does not move; map " + nodeId
+                + " to a node of the same type");
+    }
+
+    /** The order stands at a node whose type the migration would change. */
+    public static Rejection nodeTypeChanged(String orderId, String nodeId, String type, String to, String toType,
+                                            int version) {
+        return new Rejection(409, "Order " + orderId + " stands at node " + nodeId + " (" + type + "), which would "
+                + "become node " + to + " (" + toType + ") in version " + version
+                + "; a node the order stands at keeps its type");
+    }
 }

@@ -689,6 +689,14 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                                 close.decidedBy(), close.note())));
                     }
                 }
+                case Effect.MoveApproval move -> {
+                    String key = ApprovalRow.key(orderId, move.from());
+                    ApprovalRow row = ApprovalIndex.read(approvals.get(key));
+                    if (row != null) {
+                        approvals.delete(key);
+                        approvals.put(ApprovalRow.key(orderId, move.to()), ApprovalIndex.write(row.at(move.to())));
+                    }
+                }
                 case Effect.ScheduleDeadline schedule -> {
                     Due timer = Due.deadline(orderId, schedule.nodeId(), schedule.dueAt());
                     due.put(timer.key(), timer.traced(TraceHeaders.traceparent(cause)));

@@ -82,6 +82,11 @@ final class DeciderScenario {
         assertThat(decision.reply()).as("reply").isEqualTo(reply);
     }
 
+    /** The decision made, for a reply whose body is checked field by field. */
+    Decision decision() {
+        return decision;
+    }
+
     /** The state after the decision's facts, as the agent applies them at {@code now}. */
     OrderState applied(long now) {
         return OrderApplier.applyAll(state, decision.facts(), now);

@@ -2,6 +2,10 @@ package io.orderflow.schemas.commands;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.orderflow.schemas.flows.FlowVersion;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -14,6 +18,7 @@ import tools.jackson.databind.JsonNode;
         @JsonSubTypes.Type(value = BatchAction.DeliverEvent.class, name = BatchAction.DELIVER_EVENT),
         @JsonSubTypes.Type(value = BatchAction.DecideApproval.class, name = BatchAction.DECIDE_APPROVAL),
         @JsonSubTypes.Type(value = BatchAction.RetryIncident.class, name = BatchAction.RETRY_INCIDENT),
+        @JsonSubTypes.Type(value = BatchAction.Migrate.class, name = BatchAction.MIGRATE),
 })
 public sealed interface BatchAction {
 
@@ -21,6 +26,7 @@ public sealed interface BatchAction {
     String DELIVER_EVENT = "deliver_event";
     String DECIDE_APPROVAL = "decide_approval";
     String RETRY_INCIDENT = "retry_incident";
+    String MIGRATE = "migrate";
 
     /** The action's name on the wire and in the API ({@code cancel}, {@code deliver_event}, ...). */
     String name();
@@ -59,6 +65,25 @@ public sealed interface BatchAction {
         @Override
         public String name() {
             return RETRY_INCIDENT;
+        }
+    }
+
+    /**
+     * Migrate the order to version {@code toVersion} of flow {@code flowId} ({@link OrderCommand.MigrateOrder}); an
+     * order of another flow is refused.
+     *
+     * @param flow the version as the gateway resolved it when the batch was created, which the order's agent needs
+     */
+    record Migrate(String flowId, int toVersion, Map<String, String> mapping, boolean dryRun, FlowVersion flow)
+            implements BatchAction {
+
+        public Migrate {
+            mapping = mapping == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(mapping));
+        }
+
+        @Override
+        public String name() {
+            return MIGRATE;
         }
     }
 }

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.model.ChatMessage;
 import java.util.List;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -22,6 +25,7 @@ import tools.jackson.databind.JsonNode;
         @JsonSubTypes.Type(value = OrderCommand.RetryIncident.class, name = "retry_incident"),
         @JsonSubTypes.Type(value = OrderCommand.DismissIncident.class, name = "dismiss_incident"),
         @JsonSubTypes.Type(value = OrderCommand.ApplyBatchAction.class, name = "apply_batch_action"),
+        @JsonSubTypes.Type(value = OrderCommand.MigrateOrder.class, name = "migrate_order"),
 })
 public sealed interface OrderCommand {
 
@@ -115,5 +119,20 @@ public sealed interface OrderCommand {
      * a restart) is answered as done and changes nothing; the timeline entry of the action names the batch.
      */
     record ApplyBatchAction(String orderId, String batchId, BatchAction action) implements OrderCommand {
+    }
+
+    /**
+     * Move a running order onto another published version of its flow, as the gateway resolved it: the order's open
+     * waits and their deadlines are carried over through {@code mapping}, and its next node tasks run on {@code to}.
+     *
+     * @param mapping old node id to new node id; a node not named keeps its id when the new version has it
+     * @param dryRun  answer what would happen and change nothing
+     */
+    record MigrateOrder(String orderId, FlowVersion to, Map<String, String> mapping, boolean dryRun)
+            implements OrderCommand {
+
+        public MigrateOrder {
+            mapping = mapping == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(mapping));
+        }
     }
 }

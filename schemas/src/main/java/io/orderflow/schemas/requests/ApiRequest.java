@@ -33,7 +33,8 @@ public enum ApiRequest {
     CREATE_TOKEN("create-token.json", body -> List.of()),
     REPLAY_WEBHOOK_DELIVERIES("replay-webhook-deliveries.json", WebhookReplayRules::check),
     SET_CLOCK("set-clock.json", ClockRules::check),
-    CREATE_BATCH("create-batch.json", BatchRules::check);
+    CREATE_BATCH("create-batch.json", BatchRules::check),
+    MIGRATE_ORDER("migrate-order.json", MigrationRules::check);
 
     public static final String INVALID_BODY = "Invalid request body";
     public static final String INVALID_JSON = "Request body is not valid JSON";

@@ -28,14 +28,16 @@ public final class BatchRules {
             BatchAction.CANCEL, List.of("reason"),
             BatchAction.DELIVER_EVENT, List.of("event"),
             BatchAction.DECIDE_APPROVAL, List.of("nodeId", "decision"),
-            BatchAction.RETRY_INCIDENT, List.of());
+            BatchAction.RETRY_INCIDENT, List.of(),
+            BatchAction.MIGRATE, List.of("flowId", "toVersion"));
     private static final Map<String, Set<String>> MAY = Map.of(
             BatchAction.CANCEL, Set.of("reason"),
             BatchAction.DELIVER_EVENT, Set.of("event", "payload"),
             BatchAction.DECIDE_APPROVAL, Set.of("nodeId", "decision", "note"),
-            BatchAction.RETRY_INCIDENT, Set.of());
+            BatchAction.RETRY_INCIDENT, Set.of(),
+            BatchAction.MIGRATE, Set.of("flowId", "toVersion", "mapping", "dryRun"));
     private static final List<String> ACTION_FIELDS = List.of("reason", "event", "payload", "nodeId", "decision",
-            "note");
+            "note", "flowId", "toVersion", "mapping", "dryRun");
 
     private BatchRules() {
     }
@@ -68,6 +70,7 @@ public final class BatchRules {
                 issues.add(new RequestIssue("/" + field, "is not used by the " + action + " action"));
             }
         }
+        issues.addAll(MigrationRules.check(body));
         JsonNode payload = body.get("payload");
         if (payload != null && Json.write(payload).getBytes(StandardCharsets.UTF_8).length > MAX_PAYLOAD_BYTES) {
             issues.add(new RequestIssue("/payload", "must be at most " + MAX_PAYLOAD_BYTES + " bytes as JSON"));

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.orderflow.schemas.flows.FlowVersion;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 
 /** Work for the flow-runner on {@code node-tasks}, keyed by order id. */
@@ -16,6 +19,7 @@ import tools.jackson.databind.JsonNode;
         @JsonSubTypes.Type(value = NodeTask.QueryInstance.class, name = "query_instance"),
         @JsonSubTypes.Type(value = NodeTask.ForgetRun.class, name = "forget_run"),
         @JsonSubTypes.Type(value = NodeTask.ReviveRun.class, name = "revive_run"),
+        @JsonSubTypes.Type(value = NodeTask.MigrateRun.class, name = "migrate_run"),
 })
 public sealed interface NodeTask {
 
@@ -68,5 +72,18 @@ public sealed interface NodeTask {
      * ({@code null} when a timer was set aside: it fires again).
      */
     record ReviveRun(String orderId, String instanceId, JsonNode task) implements NodeTask {
+    }
+
+    /**
+     * The order was migrated to another version of its flow: the instance (waiting at a node) goes on with
+     * {@code flow}, its nodes, outputs and waiting node renamed through {@code mapping} (old id to new id, every node
+     * the migration keeps, renamed or not).
+     */
+    record MigrateRun(String orderId, String instanceId, FlowVersion flow, Map<String, String> mapping)
+            implements NodeTask {
+
+        public MigrateRun {
+            mapping = mapping == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(mapping));
+        }
     }
 }
