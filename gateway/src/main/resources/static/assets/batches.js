@@ -2,11 +2,12 @@
 // filters match: pick the action, review it with its count, confirm), the Batches page (/batches) and one batch's
 // page (/batches/<id>) with its progress, what it could not do and why, and Stop.
 import { h, mount, api, can, badge, table, errorBox, field, timeEl, act } from './lib.js';
+import { loadFlows, versionGraph, mappingText } from './migrate.js';
 
 const REFRESH_MS = 1000;
 const ACTIONS = [
   ['cancel', 'Cancel'], ['deliver_event', 'Deliver an event'], ['decide_approval', 'Decide an approval'],
-  ['retry_incident', 'Retry the incident'],
+  ['retry_incident', 'Retry the incident'], ['migrate', 'Migrate to another version'],
 ];
 
 /** Goes to a page of the dashboard without a reload (the shell renders on popstate). */
@@ -26,6 +27,11 @@ export function describeAction(action) {
     case 'deliver_event': return `Deliver ${action.event}`;
     case 'decide_approval': return `Decide ${action.nodeId}: ${action.decision}${action.note ? ` (${action.note})` : ''}`;
     case 'retry_incident': return 'Retry the incident';
+    case 'migrate': {
+      const renamed = mappingText(action.mapping);
+      return `Migrate to version ${action.toVersion} of ${action.flowId}${renamed ? `: ${renamed}` : ''}`
+        + `${action.dryRun ? ' (dry run: nothing changes)' : ''}`;
+    }
     default: return action.type;
   }
 }
@@ -87,6 +93,7 @@ export function batchBar({ selected, matching }) {
     const note = h('input', { id: 'batch-note', type: 'text', maxlength: 2000 });
     const rate = h('input', { id: 'batch-rate', type: 'number', min: 1, step: 1, placeholder: 'default',
       inputmode: 'numeric' });
+    const migration = migrateFields(scope);
     const fields = h('div', { class: 'row', id: 'batch-fields' });
     const problem = h('div', { id: 'batch-problem', 'aria-live': 'assertive' });
     const showFields = () => {
@@ -95,6 +102,7 @@ export function batchBar({ selected, matching }) {
         deliver_event: [field('Event', event)],
         decide_approval: [field('Approval node', nodeId), field('Decision', decision), field('Note', note)],
         retry_incident: [],
+        migrate: migration.fields(),
       }[action.value];
       mount(fields, which, field('Orders a second (at most)', rate));
     };
@@ -111,6 +119,7 @@ export function batchBar({ selected, matching }) {
         request.decision = decision.value;
         if (note.value.trim()) request.note = note.value.trim();
       }
+      if (action.value === 'migrate') Object.assign(request, migration.body());
       if (rate.value) request.rate = Number(rate.value);
       return request;
     }
@@ -119,6 +128,7 @@ export function batchBar({ selected, matching }) {
       if (request.action === 'cancel' && !request.reason) return [reason, 'A cancel needs a reason.'];
       if (request.action === 'deliver_event' && !request.event) return [event, 'Name the event to deliver.'];
       if (request.action === 'decide_approval' && !request.nodeId) return [nodeId, 'Name the approval node.'];
+      if (request.action === 'migrate') return migration.missing(request);
       return null;
     }
 
@@ -129,6 +139,14 @@ export function batchBar({ selected, matching }) {
         case 'deliver_event': return `Deliver ${request.event} to ${orders}?`;
         case 'decide_approval': return `${request.decision === 'approved' ? 'Approve' : 'Reject'} the pending `
           + `approval at ${request.nodeId} of ${orders}?`;
+        case 'migrate': {
+          const renamed = mappingText(request.mapping);
+          return request.dryRun
+            ? `Check whether ${orders} could migrate to version ${request.toVersion} of flow ${request.flowId}? `
+              + 'A dry run: nothing changes, and the batch says why each order that could not would not.'
+            : `Migrate ${orders} to version ${request.toVersion} of flow ${request.flowId}`
+              + `${renamed ? ` (${renamed})` : ''}?`;
+        }
         default: return `Retry the open incident of ${orders}?`;
       }
     }
@@ -176,6 +194,86 @@ export function batchBar({ selected, matching }) {
 
   update();
   return { element: bar, update, busy: () => open !== null };
+}
+
+/**
+ * The migrate action's fields: the flow, the version to move its orders to, the renamed nodes (old id → new id, the
+ * new ids offered from the version's nodes; a node not named keeps its id) and the dry run.
+ */
+function migrateFields(scope) {
+  const flow = h('select', { id: 'batch-flow' }, h('option', { value: '' }, 'Loading the flows…'));
+  const version = h('select', { id: 'batch-version' });
+  const targets = h('datalist', { id: 'batch-map-targets' });
+  const rows = h('div', { id: 'batch-mapping-rows' });
+  const dryRun = h('input', { id: 'batch-dry-run', type: 'checkbox' });
+  let flows = [];
+
+  function versions() {
+    const f = flows.find((x) => x.id === flow.value);
+    const newest = f?.publishedVersion ?? 0;
+    mount(version, Array.from({ length: newest }, (_, i) => newest - i).map((v) =>
+      h('option', { value: String(v) }, `version ${v}`)));
+    nodes();
+  }
+  function nodes() {
+    mount(targets);
+    if (!flow.value || !version.value) return;
+    const [id, v] = [flow.value, version.value];
+    versionGraph(id, v).then((graph) => {
+      if (flow.value === id && version.value === v) {
+        mount(targets, graph.nodes.map((n) => h('option', { value: n.id }, `${n.id} (${n.type})`)));
+      }
+    }).catch(() => {});
+  }
+  function addRow() {
+    const from = h('input', { type: 'text', class: 'batch-map-from', maxlength: 200, placeholder: 'old node id',
+      'aria-label': 'Old node id', autocomplete: 'off' });
+    const to = h('input', { type: 'text', class: 'batch-map-to', maxlength: 200, placeholder: 'new node id',
+      'aria-label': 'New node id', list: 'batch-map-targets', autocomplete: 'off' });
+    const row = h('div', { class: 'row batch-map-row' }, from, h('span', { 'aria-hidden': 'true' }, '→'), to,
+      h('button', { type: 'button', class: 'secondary batch-map-remove', 'aria-label': 'Remove this node',
+        onclick: () => row.remove() }, 'Remove'));
+    rows.append(row);
+    return from;
+  }
+  flow.addEventListener('change', versions);
+  version.addEventListener('change', nodes);
+  addRow();
+  loadFlows().then((all) => {
+    flows = all.filter((f) => f.publishedVersion != null);
+    const wanted = scope.filter?.type;
+    mount(flow, flows.map((f) => h('option', { value: f.id, selected: f.orderType === wanted },
+      `${f.name || f.id} (${f.id})`)));
+    versions();
+  }).catch((e) => mount(flow, h('option', { value: '' }, e.message)));
+
+  const section = h('div', { id: 'batch-mapping' },
+    h('p', { class: 'muted' }, 'Renamed nodes: old node id → node id in the new version. A node not named keeps its '
+      + 'id, or is dropped when the new version does not have it.'),
+    rows, targets,
+    h('button', { type: 'button', class: 'secondary', id: 'batch-map-add', onclick: () => addRow().focus() },
+      'Add a renamed node'));
+
+  return {
+    fields: () => [field('Flow', flow), field('To version', version), section,
+      h('label', { class: 'inline' }, dryRun, ' Dry run: say what would happen, change nothing')],
+    body() {
+      const mapping = {};
+      rows.querySelectorAll('.batch-map-row').forEach((row) => {
+        const from = row.querySelector('.batch-map-from').value.trim();
+        const to = row.querySelector('.batch-map-to').value.trim();
+        if (from || to) mapping[from] = to;
+      });
+      return { flowId: flow.value, toVersion: Number(version.value), mapping, dryRun: dryRun.checked };
+    },
+    missing(request) {
+      if (!request.flowId || !request.toVersion) return [flow, 'Choose the flow and the version.'];
+      const half = [...rows.querySelectorAll('.batch-map-row')].find((row) =>
+        !row.querySelector('.batch-map-from').value.trim() !== !row.querySelector('.batch-map-to').value.trim());
+      if (half) return [half.querySelector('input'), 'Each renamed node needs its old id and its new id.'];
+      return null;
+    },
+  };
 }
 
 // ---- the Batches page and one batch's page ---------------------------------------------------------------------

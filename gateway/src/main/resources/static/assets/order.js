@@ -4,6 +4,7 @@ import {
   h, mount, can, fill, money, time, timeEl, ago, badge, field, withUndo, act, closedApproval, copyButton, TERMINAL,
 } from './lib.js';
 import { drawGraph, drawnStates, stepList, legend } from './graph.js';
+import { migratePanel } from './migrate.js';
 
 /** The order socket: pushes of the live state, and calls answered by id. */
 class OrderSocket {
@@ -150,12 +151,18 @@ export function orderPage(main, orderId) {
   // the scrolling lists and outputs take the focus, so a keyboard scrolls them too
   const chatLog = h('ol', { class: 'chat-log', id: 'chat-log', 'aria-label': 'Ops chat messages', tabindex: 0 });
   const cancelReason = h('input', { id: 'cancel-reason', type: 'text', placeholder: 'Cancelled by operator' });
+  // operators only: the panel reads the flows, which a viewer needs no part of
+  const migration = can('operator') ? migratePanel({
+    orderId,
+    redraw: () => { if (state) draw(); },
+    done: (message) => { outcomes.set('migrate', { ok: true, message }); if (state) draw(); },
+  }) : null;
 
   mount(main, h('a', { class: 'skip-inline', id: 'skip-to-actions', href: '#waits' }, 'Skip to the order\'s actions'),
     h('p', {}, h('a', { href: '/orders' }, '← Orders')), header,
     h('div', { class: 'grid2 order-grid' },
       h('div', { class: 'column' }, graph, details, timeline),
-      h('div', { class: 'column' }, results, summary, waits, actions, chat)));
+      h('div', { class: 'column' }, results, summary, waits, migration?.element, actions, chat)));
   mount(header, h('h1', {}, orderId), live);
 
   const socket = new OrderSocket(orderId, {
@@ -207,7 +214,7 @@ export function orderPage(main, orderId) {
       h('dl', { class: 'summary' },
         h('dt', {}, 'Type'), h('dd', {}, (order.type || '').replaceAll('_', ' ')),
         h('dt', {}, 'Customer'), h('dd', {}, order.customerId || '—'),
-        h('dt', {}, 'Flow'), h('dd', {}, `${state.flow?.flowId || ''} v${state.flow?.version ?? ''}`),
+        h('dt', {}, 'Flow'), h('dd', { id: 'order-flow' }, `${state.flow?.flowId || ''} v${state.flow?.version ?? ''}`),
         h('dt', {}, 'Subtotal'), h('dd', {}, money(order.subtotal, order.currency)),
         h('dt', {}, 'Tax'), h('dd', {}, money(order.tax, order.currency)),
         h('dt', {}, 'Total'), h('dd', { id: 'order-total' }, h('strong', {}, money(order.total, order.currency)))),
@@ -221,6 +228,10 @@ export function orderPage(main, orderId) {
 
     drawDetails();
     drawWaits(ended);
+    if (migration) {
+      if (ended) migration.element.hidden = true;
+      else migration.draw(state);
+    }
 
     mount(actions, h('h2', { id: 'actions-h' }, 'Cancel'),
       ended ? h('p', { class: 'muted' }, `The order has ended (${state.status.replace('_', ' ')}).`)

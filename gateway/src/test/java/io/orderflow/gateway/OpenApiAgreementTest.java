@@ -178,7 +178,8 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 "/api/v1/orders/{id}/cancel", "/api/v1/webhook-subscriptions", "/api/v1/webhook-subscriptions/{id}",
                 "/api/v1/webhook-subscriptions/{id}/deliveries", "/api/v1/webhooks/events", "/api/v1/orders/counts",
                 "/api/v1/approvals", "/api/v1/incidents/{id}/retry", "/api/v1/incidents/{id}/dismiss",
-                "/api/v1/clock", "/api/v1/batches", "/api/v1/batches/{id}", "/api/v1/batches/{id}/stop");
+                "/api/v1/clock", "/api/v1/batches", "/api/v1/batches/{id}", "/api/v1/batches/{id}/stop",
+                "/api/v1/flows/{id}/versions/{version}");
         JsonObject createBatch = doc.getAsJsonObject("paths").getAsJsonObject("/api/v1/batches")
                 .getAsJsonObject("post");
         assertThat(createBatch.getAsJsonObject("responses").keySet()).contains("202", "400", "409", "413");
@@ -245,6 +246,20 @@ class OpenApiAgreementTest extends GatewayIntegrationTest {
                 .expectBody().returnResult().getResponseBody());
         assertThat(body).contains("\"reason\":null", "\"assignee\":null", "\"amount\":null");
         assertThat(publishedSchemaValidates("#/components/schemas/OrderState", body)).isTrue();
+    }
+
+    @Test
+    void a_flow_version_as_read_validates_against_the_published_schema_and_bad_versions_are_refused() {
+        String body = new String(http.get().uri("/api/v1/flows/storefront_order/versions/1").exchange()
+                .expectStatus().isOk().expectBody().returnResult().getResponseBody());
+        assertThat(body).contains("\"version\":1", "\"nodes\":[");
+        assertThat(publishedSchemaValidates("#/components/schemas/FlowVersion", body)).isTrue();
+        http.get().uri("/api/v1/flows/storefront_order/versions/999").exchange().expectStatus().isNotFound()
+                .expectBody().jsonPath("$.error").isEqualTo("Flow storefront_order has no version 999");
+        http.get().uri("/api/v1/flows/no_such_flow/versions/1").exchange().expectStatus().isNotFound();
+        for (String bad : List.of("0", "two", "1000001", "99999999999")) {
+            http.get().uri("/api/v1/flows/storefront_order/versions/" + bad).exchange().expectStatus().isBadRequest();
+        }
     }
 
     /** Records whose schema is an object without described members: the flow's graph (the contract leaves it out). */

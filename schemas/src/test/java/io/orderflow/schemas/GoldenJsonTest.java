@@ -67,6 +67,12 @@ class GoldenJsonTest {
                         new NodeDefinition("done", "end", "Done", Json.object().put("outcome", "completed"), null)),
                 List.of(new EdgeDefinition("e1", "charge", "done", "ok")));
         FlowVersion flow = new FlowVersion("storefront_order", 1, AT, graph);
+        FlowVersion renamed = new FlowVersion("storefront_order", 2, AT + 60_000L, new FlowDefinition(
+                graph.id(), graph.name(), graph.description(), graph.orderType(),
+                List.of(new NodeDefinition("charge_card", "commerce.charge", "Charge {{order.id}}",
+                                Json.object().put("amount", "order.total"), new RetryPolicy(3, 1000, 2)),
+                        new NodeDefinition("done", "end", "Done", Json.object().put("outcome", "completed"), null)),
+                List.of(new EdgeDefinition("e1", "charge_card", "done", "ok"))));
         JsonNode order = Json.object().put("id", "ord_1").put("type", "storefront_order").put("currency", "USD");
         JsonNode vars = Json.object().put("channel", "web");
         TimelineEntry log = new TimelineEntry(AT, "node", "Charged 39.00 USD", "charge", null, null);
@@ -118,12 +124,23 @@ class GoldenJsonTest {
         samples.put("command-apply-batch-retry", new CommandEnvelope("c-13", "gw-1", AT,
                 new Caller("person", "olga@example.com", "operator"),
                 new OrderCommand.ApplyBatchAction("ord_1", "bat_1", new BatchAction.RetryIncident())));
+        samples.put("command-migrate-order", new CommandEnvelope("c-14", "gw-1", AT,
+                new Caller("person", "olga@example.com", "operator"),
+                new OrderCommand.MigrateOrder("ord_1", renamed, Map.of("charge", "charge_card"), true)));
+        samples.put("command-apply-batch-migrate", new CommandEnvelope("c-15", "gw-1", AT,
+                new Caller("person", "olga@example.com", "operator"),
+                new OrderCommand.ApplyBatchAction("ord_1", "bat_3", new BatchAction.Migrate("storefront_order", 2,
+                        Map.of("charge", "charge_card"), false, renamed))));
         samples.put("batch-definition", new BatchRecord.Definition("bat_1",
                 new BatchFilter("purchase_request", "waiting", "dept_ops", AT - 86_400_000L, AT), null,
                 new BatchAction.Cancel("Duplicate import"), 20, new Caller("person", "olga@example.com", "operator"),
                 "olga@example.com", AT));
         samples.put("batch-definition-by-ids", new BatchRecord.Definition("bat_2", null, List.of("ord_1", "ord_2"),
                 new BatchAction.RetryIncident(), 5, Caller.OPEN, "open deployment", AT));
+        samples.put("batch-definition-migrate", new BatchRecord.Definition("bat_3",
+                new BatchFilter("storefront_order", "waiting", null, null, null), null,
+                new BatchAction.Migrate("storefront_order", 2, Map.of("charge", "charge_card"), true, renamed), 10,
+                new Caller("person", "olga@example.com", "operator"), "olga@example.com", AT));
         samples.put("batch-progress", new BatchRecord.Progress("bat_1", BatchRecord.RUNNING, BatchRecord.ACTING,
                 250, 120, 1, List.of(new BatchRecord.Failure("ord_9", "Order ord_9 has already ended: completed",
                 AT + 5)), null, 2, 0, 121, false, AT + 6, null, null));
@@ -136,6 +153,8 @@ class GoldenJsonTest {
                 Json.object().put("decision", "approved").put("by", "api")));
         samples.put("task-terminate-run", new NodeTask.TerminateRun("ord_1", "ord_1.1", "Cancelled via API"));
         samples.put("task-query-instance", new NodeTask.QueryInstance("ord_1", "ord_1.1", 3));
+        samples.put("task-migrate-run", new NodeTask.MigrateRun("ord_1", "ord_1.1", renamed,
+                Map.of("charge", "charge_card", "done", "done")));
         samples.put("report-node-detail", new RunReport.NodeDetail("ord_1", "ord_1.1", "charge",
                 new NodePatch(NodeStatus.SUCCEEDED, AT, AT + 5, "Charged", Json.object().put("chargeId", "ch_1"),
                         null, List.of("ok")), log));

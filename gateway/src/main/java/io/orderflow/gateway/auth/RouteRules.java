@@ -53,6 +53,8 @@ public final class RouteRules {
             rule("GET", "/health", Need.NONE),
             rule("GET", "/api/v1/openapi.json", Need.NONE),
             rule("GET", "/api/v1/flows", Need.VIEWER),
+            // beyond the contract: one version's graph, for the dashboard's migration mapping
+            rule("GET", "/api/v1/flows/{id}/versions/{version}", Need.VIEWER),
             rule("POST", "/api/v1/orders", Need.OPERATOR),
             rule("GET", "/api/v1/orders", Need.VIEWER),
             rule("GET", "/api/v1/orders/counts", Need.VIEWER),

@@ -241,6 +241,8 @@ class AuthMatrixTest {
             case "GET /batches/{id}" -> new Probe("/batches/bat_0000000000000000", "", 200);
             case "GET /api/v1/openapi.json" -> new Probe("/api/v1/openapi.json", "", 200);
             case "GET /api/v1/flows" -> new Probe("/api/v1/flows", "", 200);
+            case "GET /api/v1/flows/{id}/versions/{version}" ->
+                    new Probe("/api/v1/flows/storefront_order/versions/1", "", 200);
             case "POST /api/v1/orders" -> new Probe("/api/v1/orders", """
                     {"flowId": "storefront_order", "input": {"type": "storefront_order", "customerId": "c-1",
                      "lines": [{"sku": "SKU-1", "qty": 1, "unitPrice": 5}]}}""", 201);
