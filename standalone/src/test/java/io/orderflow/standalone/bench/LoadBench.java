@@ -37,6 +37,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -112,6 +113,7 @@ public final class LoadBench {
                         (int) Math.ceil(options.rate() * options.settleSeconds()), "settle").drive();
             }
             Map<String, Long> before = endOffsets(admin);
+            Map<String, Long> bytesBefore = logBytes(admin);
             Phase measured = new Phase(options, options.rate(), http, completions, options.orders(), "run");
             measured.pid = target.pid();
             measured.hops = hops;
@@ -129,6 +131,7 @@ public final class LoadBench {
             double benchCpu = Target.cpuSeconds(ProcessHandle.current().pid()) - benchCpuBefore;
             Thread.sleep(500); // let the last commits land before the offsets are read
             Map<String, Long> after = endOffsets(admin);
+            Map<String, Long> bytesAfter = logBytes(admin);
             long rss = target.rssKb();
 
             System.out.printf("%n=== Order benchmark: %d %s orders, %d in flight, rate %s, %s%n", options.orders(),
@@ -178,6 +181,12 @@ public final class LoadBench {
                             .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                             .map(e -> String.format("%s %.1f", e.getKey(), (double) e.getValue() / orders))
                             .collect(Collectors.joining(", ")));
+            System.out.println("Kafka records per order by topic (records, bytes on disk, bytes per record):");
+            perTopic.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).forEach(e -> {
+                long bytes = bytesAfter.getOrDefault(e.getKey(), 0L) - bytesBefore.getOrDefault(e.getKey(), 0L);
+                System.out.printf("  %-55s %6.2f  %8.0f B  %6.0f B%n", e.getKey(), (double) e.getValue() / orders,
+                        (double) bytes / orders, (double) bytes / e.getValue());
+            });
             System.out.printf("system RSS:               %s before the run, %s after%n", mb(rssBefore), mb(rss));
             if (cpu >= 0) {
                 System.out.printf("system CPU:               %.2f ms per order (%.2f cores busy on average; so %.0f "
@@ -507,6 +516,20 @@ public final class LoadBench {
         Map<String, Long> offsets = new HashMap<>();
         admin.listOffsets(specs).all().get().forEach((tp, info) -> offsets.put(tp.toString(), info.offset()));
         return offsets;
+    }
+
+    /**
+     * Bytes on disk of every topic, summed over its partitions' log segments (batch headers, record headers and
+     * transaction markers included), by topic. A compacted topic's cleaner does not touch the active segment, so
+     * over a run its growth is what the run wrote.
+     */
+    private static Map<String, Long> logBytes(Admin admin) throws Exception {
+        List<Integer> brokers = admin.describeCluster().nodes().get().stream().map(Node::id).toList();
+        Map<String, Long> bytes = new HashMap<>();
+        admin.describeLogDirs(brokers).allDescriptions().get().values().forEach(dirs -> dirs.values().forEach(
+                dir -> dir.replicaInfos().forEach((partition, replica) ->
+                        bytes.merge(partition.topic(), replica.size(), Long::sum))));
+        return bytes;
     }
 
     private static String topicOf(String topicPartition) {
