@@ -22,7 +22,10 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Given / when / then scenarios over the runner topology, one flow behaviour each. */
+/**
+ * Given / when / then scenarios over the runner topology, one flow behaviour each, asserting what the runner sends. The
+ * rules behind them as facts, decided without Kafka: {@link RunDeciderScenarioTest}.
+ */
 class RunScenariosTest {
 
     private RunnerHarness runner = new RunnerHarness();
