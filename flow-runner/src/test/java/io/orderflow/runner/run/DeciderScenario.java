@@ -56,6 +56,33 @@ final class DeciderScenario {
                        {"id": "e5", "from": "pay", "to": "unpaid", "branch": "timeout"}]}""",
             FlowDefinition.class));
 
+    /**
+     * Version 2 of {@link #FLOW}: no {@code flaky}, {@code pay} is {@code payment}, and a paid order is confirmed
+     * ({@code confirm}, a {@code test.note}) before it is {@code done}. Edge {@code e3} is gone, {@code e6} is new.
+     */
+    static final FlowVersion FLOW_V2 = new FlowVersion("test_order", 2, NOW, Json.MAPPER.readValue("""
+            {"id": "test_order", "name": "Test order", "orderType": "storefront_order",
+             "nodes": [{"id": "note", "type": "test.note", "title": "Note"},
+                       {"id": "hold", "type": "test.hold", "title": "Hold stock"},
+                       {"id": "payment", "type": "wait_for_event", "title": "Await payment",
+                        "settings": {"event": "payment.received", "timeout": "30d"}},
+                       {"id": "confirm", "type": "test.note", "title": "Confirm"},
+                       {"id": "done", "type": "end", "title": "Done", "settings": {"outcome": "completed"}},
+                       {"id": "unpaid", "type": "end", "title": "Unpaid",
+                        "settings": {"outcome": "cancelled", "reason": "Unpaid"}}],
+             "edges": [{"id": "e1", "from": "note", "to": "hold"},
+                       {"id": "e2", "from": "hold", "to": "payment"},
+                       {"id": "e4", "from": "payment", "to": "confirm", "branch": "received"},
+                       {"id": "e5", "from": "payment", "to": "unpaid", "branch": "timeout"},
+                       {"id": "e6", "from": "confirm", "to": "done"}]}""",
+            FlowDefinition.class));
+
+    /** The migration of the run to {@link #FLOW_V2}: every node kept but {@code flaky}, {@code pay} renamed. */
+    static NodeTask.MigrateRun migrateToV2() {
+        return new NodeTask.MigrateRun(ORDER, INSTANCE, FLOW_V2, Map.of("note", "note", "hold", "hold",
+                "pay", "payment", "done", "done", "unpaid", "unpaid"));
+    }
+
     static final Hold OPEN_HOLD = new Hold("stock", "hold-1", "hold", true);
     static final Hold CLOSED_HOLD = new Hold("stock", "hold-1", "hold", false);
 

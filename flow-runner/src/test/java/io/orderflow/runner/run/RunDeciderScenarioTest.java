@@ -1,6 +1,7 @@
 package io.orderflow.runner.run;
 
 import static io.orderflow.runner.run.DeciderScenario.CLOSED_HOLD;
+import static io.orderflow.runner.run.DeciderScenario.FLOW_V2;
 import static io.orderflow.runner.run.DeciderScenario.INSTANCE;
 import static io.orderflow.runner.run.DeciderScenario.NOW;
 import static io.orderflow.runner.run.DeciderScenario.OPEN_HOLD;
@@ -8,6 +9,7 @@ import static io.orderflow.runner.run.DeciderScenario.ORDER;
 import static io.orderflow.runner.run.DeciderScenario.edge;
 import static io.orderflow.runner.run.DeciderScenario.given;
 import static io.orderflow.runner.run.DeciderScenario.json;
+import static io.orderflow.runner.run.DeciderScenario.migrateToV2;
 import static io.orderflow.runner.run.DeciderScenario.retry;
 import static io.orderflow.runner.run.DeciderScenario.start;
 import static io.orderflow.runner.run.DeciderScenario.started;
@@ -28,6 +30,7 @@ import io.orderflow.runner.run.RunFact.ProgressSent;
 import io.orderflow.runner.run.RunFact.RunContinued;
 import io.orderflow.runner.run.RunFact.RunEnded;
 import io.orderflow.runner.run.RunFact.RunFailed;
+import io.orderflow.runner.run.RunFact.RunMigrated;
 import io.orderflow.runner.run.RunFact.RunTerminated;
 import io.orderflow.runner.run.RunFact.Revived;
 import io.orderflow.runner.run.RunFact.SetAside;
@@ -37,6 +40,7 @@ import io.orderflow.schemas.model.EdgeState;
 import io.orderflow.schemas.model.NodeStatus;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.Rollback;
+import io.orderflow.schemas.reports.RunReport;
 import io.orderflow.schemas.tasks.NodeTask;
 import java.util.ArrayList;
 import java.util.List;
@@ -280,6 +284,105 @@ class RunDeciderScenarioTest {
                 .when(new NodeTask.ReviveRun(ORDER, ORDER + ".9", null))
                 .then(new NodeWrote("incident", null, null, List.of(CLOSED_HOLD)),
                         new IncidentRaised("There is no set-aside run instance of ord_1.9 to put back"));
+    }
+
+    // ---- migration -----------------------------------------------------------------------------------------------
+
+    /** The facts of a run waiting at {@code pay} and then migrated to {@link DeciderScenario#FLOW_V2}. */
+    private static RunFact[] migratedWaitingForPayment() {
+        List<RunFact> facts = new ArrayList<>(List.of(waitingForPayment()));
+        facts.addAll(List.of(migratedToV2(), new ProgressSent(3)));
+        return facts.toArray(RunFact[]::new);
+    }
+
+    private static RunMigrated migratedToV2() {
+        return new RunMigrated(FLOW_V2, migrateToV2().mapping(),
+                List.of("note", "hold", "payment", "confirm", "done", "unpaid"), List.of("e1", "e2", "e4", "e5", "e6"));
+    }
+
+    @Test
+    void givenARunWaitingForPayment_whenMigrated_thenItWaitsAtTheRenamedNodeOfTheNewVersion() {
+        var scenario = given(waitingForPayment()).when(migrateToV2());
+
+        scenario.then(migratedToV2(), new ProgressSent(3)).thenTimers();
+        RunInstance migrated = scenario.applied();
+        assertThat(migrated.flow()).isEqualTo(FLOW_V2);
+        assertThat(migrated.state()).isEqualTo(RunInstance.State.WAITING);
+        assertThat(migrated.waitingNode()).isEqualTo("payment");
+        assertThat(migrated.nodes()).containsExactly(Map.entry("note", NodeStatus.SUCCEEDED),
+                Map.entry("hold", NodeStatus.SUCCEEDED), Map.entry("payment", NodeStatus.WAITING),
+                Map.entry("confirm", NodeStatus.PENDING), Map.entry("done", NodeStatus.PENDING),
+                Map.entry("unpaid", NodeStatus.PENDING));
+        assertThat(migrated.edges()).containsExactly(Map.entry("e1", EdgeState.ACTIVE),
+                Map.entry("e2", EdgeState.ACTIVE), Map.entry("e4", EdgeState.PENDING),
+                Map.entry("e5", EdgeState.PENDING), Map.entry("e6", EdgeState.PENDING));
+        assertThat(migrated.completed()).as("flaky, dropped, is not rolled back").containsExactly("note", "hold");
+        assertThat(migrated.outputs().propertyNames()).containsExactlyInAnyOrder("note", "hold");
+        assertThat(migrated.attempts()).containsExactly(Map.entry("payment", 1));
+        assertThat(migrated.runs()).containsOnlyKeys("note", "hold", "payment");
+        assertThat(migrated.holds()).containsExactly(OPEN_HOLD);
+        assertThat(scenario.decision().reports().getFirst().unpacked())
+                .singleElement().isInstanceOfSatisfying(RunReport.Progress.class, progress -> {
+                    assertThat(progress.status()).isEqualTo(OrderStatus.WAITING);
+                    assertThat(progress.nodes()).containsKeys("payment", "confirm").doesNotContainKeys("pay", "flaky");
+                });
+    }
+
+    @Test
+    void givenAMigratedRun_whenPaidAtTheRenamedNode_thenTheNewVersionsNextNodeRunsBeforeTheEnd() {
+        var scenario = given(migratedWaitingForPayment())
+                .when(new NodeTask.ResumeNode(ORDER, INSTANCE, "payment", "received", PAYMENT));
+
+        scenario.then(new NodeResumed("payment", "received"),
+                new NodeWrote("payment", null, json("{\"noted\":true,\"payment_received\":{\"amount\":12.5}}"),
+                        null),
+                new NodeSucceeded("payment", PAYMENT, Map.of("e4", EdgeState.ACTIVE, "e5", EdgeState.INACTIVE),
+                        List.of("confirm")),
+                new ProgressSent(4),
+                new NodeEntered("confirm"),
+                new NodeSucceeded("confirm", json("{\"noted\":true}"), edge("e6"), List.of("done")),
+                new NodeEntered("done"),
+                new RunEnded("done", OrderStatus.COMPLETED, null, json("{\"outcome\":\"completed\"}")),
+                new NodeWrote("done", null, null, List.of(CLOSED_HOLD)),
+                new ProgressSent(5));
+        assertThat(scenario.applied().completed()).containsExactly("note", "hold", "payment", "confirm", "done");
+    }
+
+    @Test
+    void givenAMigratedRun_whenTheOldNodeIsResumedOrTheMigrationArrivesAgain_thenNothingHappens() {
+        given(migratedWaitingForPayment()).when(PAID).thenNothing();
+        given(migratedWaitingForPayment()).when(migrateToV2()).thenNothing();
+    }
+
+    @Test
+    void givenAnEndedRun_whenMigrated_thenNothingHappens() {
+        List<RunFact> facts = new ArrayList<>(List.of(waitingForPayment()));
+        facts.add(new RunTerminated());
+
+        given(facts.toArray(RunFact[]::new)).when(migrateToV2()).thenNothing();
+    }
+
+    @Test
+    void givenARunNotWaiting_whenMigrated_thenItIsAnIncidentHavingGivenBackWhatItHolds() {
+        List<RunFact> facts = throughHold(1);
+        facts.addAll(List.of(new NodeEntered("flaky"), new NodeRetrying("flaky", retry(NOW + 1_000))));
+        String cause = "The run is not waiting at a node the migration to version 2 keeps";
+
+        var scenario = given(facts.toArray(RunFact[]::new)).when(migrateToV2());
+
+        scenario.then(new NodeWrote("incident", null, null, List.of(CLOSED_HOLD)), new IncidentRaised(cause));
+        assertThat(scenario.decision().reports().getFirst().unpacked().getFirst())
+                .isEqualTo(new RunReport.Incident(ORDER, INSTANCE, "task MigrateRun", cause));
+        assertThat(scenario.applied().flow()).as("still on its version").isEqualTo(DeciderScenario.FLOW);
+        assertThat(scenario.applied().queryState()).isEqualTo("terminated");
+    }
+
+    @Test
+    void givenARunWaitingAtANodeTheMigrationDrops_whenMigrated_thenItIsAnIncident() {
+        given(waitingForPayment())
+                .when(new NodeTask.MigrateRun(ORDER, INSTANCE, FLOW_V2, Map.of("note", "note", "hold", "hold")))
+                .then(new NodeWrote("incident", null, null, List.of(CLOSED_HOLD)),
+                        new IncidentRaised("The run is not waiting at a node the migration to version 2 keeps"));
     }
 
     // ---- queries ------------------------------------------------------------------------------------------------
