@@ -9,7 +9,7 @@ import io.orderflow.runner.flows.FlowValidator;
 import io.orderflow.runner.money.Money;
 import io.orderflow.runner.nodes.NodeCatalogue;
 import io.orderflow.runner.replenishment.Replenishment;
-import io.orderflow.runner.run.RunEngine;
+import io.orderflow.runner.run.RunDecider;
 import io.orderflow.runner.run.RunSettings;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
-/** Wires the plain-Java engine, catalogue and connectors; the Streams lifecycle lives in {@link RunnerStreams}. */
+/** Wires the plain-Java decider, catalogue and connectors; the Streams lifecycle lives in {@link RunnerStreams}. */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
 public class RunnerConfiguration {
@@ -65,10 +65,10 @@ public class RunnerConfiguration {
     }
 
     @Bean
-    RunEngine runEngine(NodeCatalogue catalogue, Connectors connectors, Clock runnerClock,
+    RunDecider runDecider(NodeCatalogue catalogue, Connectors connectors, Clock runnerClock,
                         RunnerProperties properties) {
         RunnerProperties.Runner runner = properties.runner();
-        return new RunEngine(catalogue, connectors, Money.seeded(), runnerClock,
+        return new RunDecider(catalogue, connectors, Money.seeded(), runnerClock,
                 new RunSettings(properties.timeScale(), runner.maxSteps(), runner.stepsPerTask()));
     }
 

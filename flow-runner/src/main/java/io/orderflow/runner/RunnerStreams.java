@@ -5,7 +5,7 @@ import io.orderflow.kafka.StreamsApp;
 import io.orderflow.runner.flows.FlowFiles;
 import io.orderflow.runner.flows.FlowPublisher;
 import io.orderflow.runner.run.NodeBudget;
-import io.orderflow.runner.run.RunEngine;
+import io.orderflow.runner.run.RunDecider;
 import io.orderflow.runner.run.RunTopology;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +23,7 @@ public class RunnerStreams implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(RunnerStreams.class);
 
     private final RunnerProperties properties;
-    private final RunEngine engine;
+    private final RunDecider decider;
     private final FlowPublisher publisher;
     /** Worker threads that run nodes (see NodeBudget): the stream threads' own, plus room for abandoned ones. */
     private static final int NODE_WORKERS = 16;
@@ -31,9 +31,9 @@ public class RunnerStreams implements SmartLifecycle {
     private volatile StartedStreams streams;
     private volatile NodeBudget budget;
 
-    public RunnerStreams(RunnerProperties properties, RunEngine engine, FlowPublisher publisher) {
+    public RunnerStreams(RunnerProperties properties, RunDecider decider, FlowPublisher publisher) {
         this.properties = properties;
-        this.engine = engine;
+        this.decider = decider;
         this.publisher = publisher;
     }
 
@@ -43,7 +43,7 @@ public class RunnerStreams implements SmartLifecycle {
             publisher.seed(FlowFiles.seeded());
         }
         budget = new NodeBudget(properties.runner().nodeBudget(), NODE_WORKERS);
-        streams = StreamsApp.start("flow-runner", RunTopology.build(engine, budget), streamsConfig());
+        streams = StreamsApp.start("flow-runner", RunTopology.build(decider, budget), streamsConfig());
     }
 
     Properties streamsConfig() {

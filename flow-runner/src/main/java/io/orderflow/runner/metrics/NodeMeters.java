@@ -10,7 +10,7 @@ import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Node executions by node type and result, counted by wrapping each node of the catalogue, so the run engine and the
+ * Node executions by node type and result, counted by wrapping each node of the catalogue, so the run decider and the
  * nodes stay as they are. Meter: {@code orderflow.nodes.executions{type,result}} with result {@code done},
  * {@code wait}, {@code sleep}, {@code end} (what {@link Node#execute} answered) or {@code failed} (it threw: a failed
  * attempt, retried per the node's policy). The counters of a type are made when the catalogue is, so an execution

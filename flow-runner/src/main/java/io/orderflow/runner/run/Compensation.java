@@ -13,31 +13,39 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * Giving back what a run did or holds: the rollback of a failed run (each completed node compensated, in reverse) and
- * the release of open holds (on cancel, and at an End other than {@code completed}). Split from {@link RunEngine},
- * which decides when; this class knows how.
+ * the release of open holds (on cancel, and at an End other than {@code completed}). Split from {@link RunDecider},
+ * which decides when; this class knows how. Neither changes the instance: a rollback decides its facts as it goes, and
+ * a release answers the holds as they are after it.
  */
 final class Compensation {
 
-    /** Reports a node's detail (patch and log line) the way the engine reports every other. */
+    /** Reports a node's detail (patch and log line) the way the decider reports every other. */
     @FunctionalInterface
     interface Details {
-        void report(RunInstance instance, NodeDefinition definition, NodePatch patch, String log, Effects.Builder fx);
+        void report(RunInstance instance, NodeDefinition definition, NodePatch patch, String log,
+                    RunDecision.Builder fx);
+    }
+
+    /** Runs a node's work on a copy of what it may change, deciding what it wrote ({@link NodeCopy}). */
+    @FunctionalInterface
+    interface Copies {
+        void run(RunDecision.Builder fx, NodeDefinition definition, Consumer<NodeContext> work);
     }
 
     private final NodeCatalogue catalogue;
     private final Connectors connectors;
-    private final BiFunction<RunInstance, NodeDefinition, NodeContext> contexts;
+    private final Copies copies;
     private final Details details;
 
     Compensation(NodeCatalogue catalogue, Connectors connectors,
-                 BiFunction<RunInstance, NodeDefinition, NodeContext> contexts, Details details) {
+                 Copies copies, Details details) {
         this.catalogue = catalogue;
         this.connectors = connectors;
-        this.contexts = contexts;
+        this.copies = copies;
         this.details = details;
     }
 
@@ -45,34 +53,35 @@ final class Compensation {
      * Compensates the completed nodes in reverse order of completion, marking each {@code rolled_back}; the first
      * compensation that throws stops the rollback as {@code failed} with its error.
      */
-    Rollback rollBack(RunInstance instance, FlowGraph graph, Effects.Builder fx) {
-        List<String> order = new ArrayList<>(new LinkedHashSet<>(instance.completed.reversed()));
+    Rollback rollBack(FlowGraph graph, RunDecision.Builder fx) {
+        List<String> order = new ArrayList<>(new LinkedHashSet<>(fx.state().completed().reversed()));
         for (String nodeId : order) {
             NodeDefinition definition = graph.node(nodeId);
             try {
-                fx.guard.entering(RunEngine.Guard.compensating(nodeId));
-                if (fx.guard.overran(RunEngine.Guard.compensating(nodeId))) {
+                fx.guard.entering(RunDecider.Guard.compensating(nodeId));
+                if (fx.guard.overran(RunDecider.Guard.compensating(nodeId))) {
                     throw new IllegalStateException(fx.guard.overrunMessage());
                 }
-                catalogue.get(definition.type()).compensate(contexts.apply(instance, definition),
-                        instance.outputs.get(nodeId));
+                copies.run(fx, definition, context -> catalogue.get(definition.type()).compensate(context,
+                        fx.state().outputs().get(nodeId)));
             } catch (RuntimeException e) {
                 String error = "Compensating " + nodeId + " failed: " + e.getMessage();
-                details.report(instance, definition, new NodePatch(null, null, null, null, null, error, null), error,
-                        fx);
+                details.report(fx.state(), definition, new NodePatch(null, null, null, null, null, error, null),
+                        error, fx);
                 return new Rollback("failed", error);
             }
-            instance.nodes.put(nodeId, NodeStatus.ROLLED_BACK);
+            fx.fact(new RunFact.NodeRolledBack(nodeId));
+            RunInstance instance = fx.state();
             details.report(instance, definition, new NodePatch(NodeStatus.ROLLED_BACK, null, null, "Rolled back", null,
-                    null, null), "Rolled back " + RunEngine.title(instance, definition), fx);
+                    null, null), "Rolled back " + RunDecider.title(instance, definition), fx);
         }
         return new Rollback("complete", null);
     }
 
     /** A completed run keeps what it holds: its holds are closed without a connector call. */
     static Released keepHolds(RunInstance instance) {
-        instance.holds.replaceAll(h -> new Hold(h.kind(), h.id(), h.nodeId(), false));
-        return new Released(0, 0, 0);
+        return new Released(0, 0, 0,
+                instance.holds().stream().map(h -> new Hold(h.kind(), h.id(), h.nodeId(), false)).toList());
     }
 
     /**
@@ -85,9 +94,9 @@ final class Compensation {
         int released = 0;
         int voided = 0;
         int cancelled = 0;
-        ConnectorCall call = new ConnectorCall(instance.orderId, instance.generation, step, 1, 1, Set.of());
+        ConnectorCall call = new ConnectorCall(instance.orderId(), instance.generation(), step, 1, 1, Set.of());
         List<Hold> holds = new ArrayList<>();
-        for (Hold hold : instance.holds) {
+        for (Hold hold : instance.holds()) {
             if (!hold.open()) {
                 holds.add(hold);
                 continue;
@@ -109,12 +118,11 @@ final class Compensation {
             }
             holds.add(new Hold(hold.kind(), hold.id(), hold.nodeId(), false));
         }
-        instance.holds = holds;
-        return new Released(released, voided, cancelled);
+        return new Released(released, voided, cancelled, List.copyOf(holds));
     }
 
-    /** What {@link #releaseHolds} gave back, by kind. */
-    record Released(int stock, int authorizations, int shipments) {
+    /** What {@link #releaseHolds} gave back, by kind, and the holds after it (all closed). */
+    record Released(int stock, int authorizations, int shipments, List<Hold> holds) {
 
         boolean any() {
             return stock + authorizations + shipments > 0;

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A pinned flow version in the form the engine steps through: nodes by id, the edges leaving each node (in the flow's
+ * A pinned flow version in the form the decider steps through: nodes by id, the edges leaving each node (in the flow's
  * order) and the start node (the first). Built once per (flow id, version) and shared: published versions never
  * change, so no step has to search the node and edge lists again.
  */
@@ -46,7 +46,7 @@ record FlowGraph(String flowId, int version, NodeDefinition start, Map<String, N
         return outgoingByNode.getOrDefault(nodeId, List.of());
     }
 
-    /** Flow graphs by (flow id, version), each built on first use. Thread-safe: stream threads share the engine. */
+    /** Flow graphs by (flow id, version), each built on first use. Thread-safe: stream threads share the decider. */
     static final class Cache {
 
         private record Key(String flowId, int version) {

@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * Runs the engine's work for one task or timer on a worker thread, and gives each node that work executes at most
+ * Runs the decider's work for one task or timer on a worker thread, and gives each node that work executes at most
  * {@code budget} of time. The stream thread waits for the work; when one node has run longer than the budget, it
  * stops waiting and throws {@link Overrun} naming the node, and the caller handles the task again on a fresh copy of
- * the instance with that node failing at once ({@link RunEngine.Guard#overran}).
+ * the instance with that node failing at once ({@link RunDecider.Guard#overran}).
  *
  * <p>Java cannot stop a thread that will not stop: an overrunning worker is interrupted and abandoned, and it works on
  * its own copy of the instance, which nothing reads again. Workers are created on demand up to {@code maxWorkers}
@@ -39,7 +39,7 @@ public final class NodeBudget implements AutoCloseable {
             this.step = step;
         }
 
-        /** The node id (or {@link RunEngine.Guard#compensating} of one) that overran, or null. */
+        /** The node id (or {@link RunDecider.Guard#compensating} of one) that overran, or null. */
         public String step() {
             return step;
         }
@@ -71,7 +71,7 @@ public final class NodeBudget implements AutoCloseable {
      * @param overran the steps that overran in earlier attempts at the same work: they fail without running
      * @throws Overrun when a node ran longer than the budget, or no worker was free
      */
-    public <T> T run(Set<String> overran, Function<RunEngine.Guard, T> work) {
+    public <T> T run(Set<String> overran, Function<RunDecider.Guard, T> work) {
         Watch watch = new Watch(overran, overrunMessage());
         Future<T> future;
         try {
@@ -121,7 +121,7 @@ public final class NodeBudget implements AutoCloseable {
     }
 
     /** What the worker tells the waiting thread: the step it is in and since when. */
-    private static final class Watch implements RunEngine.Guard {
+    private static final class Watch implements RunDecider.Guard {
 
         private final Set<String> overran;
         private final String overrunMessage;

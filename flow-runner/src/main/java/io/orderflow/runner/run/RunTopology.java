@@ -65,15 +65,15 @@ public final class RunTopology {
     static final int ATTEMPTS = 3;
     static final int OVERRUNS = 3;
 
-    public static Topology build(RunEngine engine) {
-        return build(engine, new NodeBudget(Duration.ofSeconds(5), 16));
+    public static Topology build(RunDecider decider) {
+        return build(decider, new NodeBudget(Duration.ofSeconds(5), 16));
     }
 
-    public static Topology build(RunEngine engine, NodeBudget budget) {
+    public static Topology build(RunDecider decider, NodeBudget budget) {
         Topology topology = new Topology();
         topology.addSource(SOURCE, Topics.NODE_TASKS.keySerde().deserializer(),
                 Topics.NODE_TASKS.valueSerde().deserializer(), Topics.NODE_TASKS.name());
-        topology.addProcessor(PROCESSOR, new Supplier(engine, budget), SOURCE);
+        topology.addProcessor(PROCESSOR, new Supplier(decider, budget), SOURCE);
         topology.addSink(REPORTS, Topics.RUN_REPORTS.name(), Topics.RUN_REPORTS.keySerde().serializer(),
                 Topics.RUN_REPORTS.valueSerde().serializer(), PROCESSOR);
         topology.addSink(EVENTS, Topics.ORDER_EVENTS.name(), Topics.ORDER_EVENTS.keySerde().serializer(),
@@ -86,17 +86,17 @@ public final class RunTopology {
     /** Owns the processor's stores. */
     static final class Supplier implements ProcessorSupplier<String, NodeTask, String, Object> {
 
-        private final RunEngine engine;
+        private final RunDecider decider;
         private final NodeBudget budget;
 
-        Supplier(RunEngine engine, NodeBudget budget) {
-            this.engine = engine;
+        Supplier(RunDecider decider, NodeBudget budget) {
+            this.decider = decider;
             this.budget = budget;
         }
 
         @Override
         public Processor<String, NodeTask, String, Object> get() {
-            return new RunProcessor(engine, budget);
+            return new RunProcessor(decider, budget);
         }
 
         @Override
@@ -114,14 +114,16 @@ public final class RunTopology {
     }
 
     /**
-     * Handles each task and due timer of its partition's orders. The handling runs under the node budget; a task or
+     * Handles each task and due timer of its partition's orders: the decider decides, and the facts it decided are
+     * applied to the stored instance, which is written back with the records the decision sends. The deciding runs
+     * under the node budget; a task or
      * timer that cannot be handled is tried again a bounded number of times, on the instance as stored, and then the
      * order is set aside as an incident (reported to its agent) while the partition moves on. A task keyed for one
      * order but naming another is refused.
      */
     static final class RunProcessor implements Processor<String, NodeTask, String, Object> {
 
-        private final RunEngine engine;
+        private final RunDecider decider;
         private final NodeBudget budget;
         private ProcessorContext<String, Object> context;
         private KeyValueStore<String, RunInstance> instances;
@@ -133,8 +135,8 @@ public final class RunTopology {
          */
         private Headers cause;
 
-        RunProcessor(RunEngine engine, NodeBudget budget) {
-            this.engine = engine;
+        RunProcessor(RunDecider decider, NodeBudget budget) {
+            this.decider = decider;
             this.budget = budget;
         }
 
@@ -144,7 +146,7 @@ public final class RunTopology {
             this.instances = context.getStateStore(INSTANCES);
             this.timers = context.getStateStore(TIMERS);
             this.documents = context.getStateStore(DOCUMENTS);
-            // on real time; the timers are due by the engine's clock (sweep), so a change of the service clock is
+            // on real time; the timers are due by the decider's clock (sweep), so a change of the service clock is
             // acted on at the next sweep
             context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, ignored -> sweep());
         }
@@ -178,7 +180,7 @@ public final class RunTopology {
             }
             NodeTask named = setAside(task);
             handle(task.orderId(), "task " + named.getClass().getSimpleName(), named,
-                    (current, guard) -> engine.handle(current, task, guard));
+                    (current, guard) -> decider.decide(current, task, guard));
         }
 
         /**
@@ -203,8 +205,8 @@ public final class RunTopology {
             if (instance == null) {
                 return;
             }
-            if (instance.timer != null) {
-                timers.delete(timerKey(instance.timer));
+            if (instance.timer() != null) {
+                timers.delete(timerKey(instance.timer()));
             }
             instances.delete(orderId);
             log.debug("Order {}: its archived run instance was dropped", orderId);
@@ -212,7 +214,7 @@ public final class RunTopology {
 
         /** Fires due timers, oldest first, at most {@link #SWEEP_BUDGET} per sweep. */
         private void sweep() {
-            long now = engine.now();
+            long now = decider.now();
             int fired = 0;
             try (KeyValueIterator<Bytes, RunInstance.Timer> due = timers.all()) {
                 while (due.hasNext() && fired < SWEEP_BUDGET) {
@@ -226,7 +228,7 @@ public final class RunTopology {
                     try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(timer.orderId(),
                             timer.traceparent())) {
                         handle(timer.orderId(), "timer " + timer.kind() + " of node " + timer.nodeId(), null,
-                                (current, guard) -> engine.fire(current, timer, guard));
+                                (current, guard) -> decider.fire(current, timer, guard));
                     } finally {
                         cause = null;
                     }
@@ -241,14 +243,14 @@ public final class RunTopology {
          * neither settles it, the order becomes an incident.
          */
         private void handle(String orderId, String source, NodeTask task,
-                            BiFunction<RunInstance, RunEngine.Guard, Effects> work) {
+                            BiFunction<RunInstance, RunDecider.Guard, RunDecision> work) {
             Set<String> overran = new HashSet<>();
             RuntimeException failure = null;
             int attempts = 0;
             while (attempts < ATTEMPTS) {
                 RunInstance current = withDocument(instances.get(orderId));
                 try {
-                    apply(orderId, budget.run(overran, guard -> work.apply(current, guard)));
+                    apply(orderId, current, budget.run(overran, guard -> work.apply(current, guard)));
                     log.debug("Order {}: handled its {}", orderId, source);
                     return;
                 } catch (NodeBudget.Overrun e) {
@@ -269,8 +271,8 @@ public final class RunTopology {
 
         /** The stored instance with the text of its order's document, when it has one. */
         private RunInstance withDocument(RunInstance instance) {
-            if (instance != null && instance.order != null && instance.order.hasNonNull(Documents.REF_FIELD)) {
-                instance.documentText = documents.get(instance.order.get(Documents.REF_FIELD).asString());
+            if (instance != null && instance.order() != null && instance.order().hasNonNull(Documents.REF_FIELD)) {
+                return instance.withDocumentText(documents.get(instance.order().get(Documents.REF_FIELD).asString()));
             }
             return instance;
         }
@@ -283,35 +285,35 @@ public final class RunTopology {
             String cause = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
             String reason = "Its " + source + " could not be handled: " + cause;
             log.error("Order {} set aside as an incident. {}", orderId, reason, failure);
-            Effects effects;
+            RunInstance stored = null;
+            RunDecision decision;
             try {
-                RunInstance stored = instances.get(orderId);
-                JsonNode stood = stored == null ? null : stored.setAside != null ? stored.setAside : Json.tree(stored);
-                effects = engine.incident(stored, orderId, source, reason);
-                if (effects.instance() != null) {
-                    effects.instance().setAside = stood;
-                }
-                effects = withRecord(effects, task);
+                stored = instances.get(orderId);
+                JsonNode stood = stored == null ? null
+                        : stored.setAside() != null ? stored.setAside() : Json.tree(stored);
+                decision = withRecord(decider.incident(stored, orderId, source, reason, stood), task);
             } catch (RuntimeException e) {
                 log.error("Order {}: its stored instance is unreadable as well; reporting the incident alone", orderId,
                         e);
-                effects = engine.incident(null, orderId, source, reason);
+                stored = null;
+                decision = decider.incident(null, orderId, source, reason, null);
             }
-            apply(orderId, effects);
+            apply(orderId, stored, decision);
         }
 
         /** The effects with the incident report naming the set-aside task and where it was read. */
-        private Effects withRecord(Effects effects, NodeTask task) {
+        private RunDecision withRecord(RunDecision decision, NodeTask task) {
             if (task == null) {
-                return effects;
+                return decision;
             }
             Optional<RecordMetadata> read = context.recordMetadata();
             JsonNode record = Json.tree(task);
-            List<RunReport> reports = effects.reports().stream().map(report -> report instanceof RunReport.Batch b
+            List<RunReport> reports = decision.reports().stream().map(report -> report instanceof RunReport.Batch b
                     ? new RunReport.Batch(b.orderId(), b.instanceId(),
                     b.reports().stream().map(one -> named(one, record, read)).toList())
                     : named(report, record, read)).toList();
-            return new Effects(effects.instance(), reports, effects.events(), effects.tasks(), effects.timers());
+            return new RunDecision(decision.facts(), reports, decision.events(), decision.tasks(),
+                    decision.timers());
         }
 
         private static RunReport named(RunReport report, JsonNode record, Optional<RecordMetadata> read) {
@@ -321,33 +323,38 @@ public final class RunTopology {
                     : report;
         }
 
-        private void apply(String orderId, Effects effects) {
+        /**
+         * Applies the decision's facts to {@code current}, the instance it was decided on, stores the result (a
+         * decision without facts leaves the store as it is) and sends what the decision sends.
+         */
+        private void apply(String orderId, RunInstance current, RunDecision decision) {
             String traceparent = TraceHeaders.traceparent(cause);
-            for (RunInstance.Timer timer : effects.timers()) {
+            RunInstance next = decision.changesState() ? decision.applied(current) : null;
+            for (RunInstance.Timer timer : decision.timers()) {
                 RunInstance.Timer traced = timer.traced(traceparent);
-                if (effects.instance() != null && timer.equals(effects.instance().timer)) {
+                if (next != null && timer.equals(next.timer())) {
                     // the instance's own copy too: a timer fires only while it equals the instance's
-                    effects.instance().timer = traced;
+                    next = next.edit().timer(traced).build();
                 }
                 timers.put(timerKey(traced), traced);
             }
-            if (effects.instance() != null) {
-                instances.put(orderId, effects.instance());
+            if (next != null) {
+                instances.put(orderId, next);
             }
-            for (RunReport report : effects.reports()) {
+            for (RunReport report : decision.reports()) {
                 context.forward(caused(orderId, report), REPORTS);
             }
-            for (OrderEvent event : effects.events()) {
+            for (OrderEvent event : decision.events()) {
                 context.forward(caused(orderId, event), EVENTS);
             }
-            for (NodeTask task : effects.tasks()) {
+            for (NodeTask task : decision.tasks()) {
                 context.forward(caused(orderId, task), TASKS);
             }
         }
 
         /**
          * A record to send because of the task or timer being handled: it carries its trace context. Its Kafka
-         * timestamp is real time, whatever the engine's clock says: a broker refuses records stamped far in the
+         * timestamp is real time, whatever the decider's clock says: a broker refuses records stamped far in the
          * future ({@code log.message.timestamp.after.max.ms}), and a webhook replay's window is in real time.
          */
         private Record<String, Object> caused(String orderId, Object value) {

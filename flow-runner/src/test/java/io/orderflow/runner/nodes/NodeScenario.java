@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.orderflow.runner.connectors.Connectors;
 import io.orderflow.runner.money.Money;
-import io.orderflow.runner.run.RunInstance;
 import io.orderflow.schemas.flows.NodeDefinition;
 import io.orderflow.schemas.json.Json;
 import java.util.ArrayList;
@@ -31,7 +30,7 @@ final class NodeScenario {
     private static final NodeCatalogue CATALOGUE = NodeCatalogue.standard();
 
     private final Node node;
-    private final RunInstance run = new RunInstance();
+    private final TestRun run = new TestRun();
     private ObjectNode settings = Json.object();
     private String title;
     private int attempt = 1;
@@ -39,12 +38,6 @@ final class NodeScenario {
 
     private NodeScenario(Node node) {
         this.node = node;
-        run.orderId = ORDER;
-        run.instanceId = ORDER + ".1";
-        run.generation = 1;
-        run.order = Json.object().put("id", ORDER);
-        run.vars = Json.object();
-        run.outputs = Json.object();
     }
 
     /** The node of {@code type} as the runner's catalogue registers it. */
@@ -137,12 +130,12 @@ final class NodeScenario {
     static final class Then {
 
         private final Node node;
-        private final RunInstance run;
+        private final TestRun run;
         private final NodeOutcome outcome;
         private final Throwable failure;
         private final List<Hold> holdsBefore;
 
-        private Then(Node node, RunInstance run, NodeOutcome outcome, Throwable failure, List<Hold> holdsBefore) {
+        private Then(Node node, TestRun run, NodeOutcome outcome, Throwable failure, List<Hold> holdsBefore) {
             this.node = node;
             this.run = run;
             this.outcome = outcome;

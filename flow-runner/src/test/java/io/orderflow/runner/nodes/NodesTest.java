@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.runner.connectors.Connectors;
 import io.orderflow.runner.money.Money;
-import io.orderflow.runner.run.RunInstance;
 import io.orderflow.schemas.flows.NodeDefinition;
 import io.orderflow.schemas.json.Json;
 import org.junit.jupiter.api.Test;
@@ -109,10 +108,7 @@ class NodesTest {
     }
 
     private static NodeContext build(String order, String settings, String vars, String title) {
-        RunInstance instance = new RunInstance();
-        instance.orderId = "ord_x";
-        instance.instanceId = "ord_x.1";
-        instance.generation = 1;
+        TestRun instance = new TestRun();
         instance.order = (ObjectNode) Json.MAPPER.readTree(order);
         instance.order.put("id", "ord_x");
         instance.vars = (ObjectNode) Json.MAPPER.readTree(vars);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.orderflow.schemas.flows.FlowVersion;
 import org.junit.jupiter.api.Test;
 
-/** The flow graph the engine steps through: built once per pinned flow version. */
+/** The flow graph the decider steps through: built once per pinned flow version. */
 class FlowGraphTest {
 
     private final FlowVersion storefront = RunnerHarness.version("storefront_order", 1);

@@ -112,7 +112,7 @@ class NodeBudgetTest {
         try (RunnerHarness runner = harness()) {
             runner.start("ord_timer", RunnerHarness.version(flowThrough("test.broken_timer"), 1),
                     RunnerHarness.order("ord_timer", "purchase_request", "{}"));
-            assertThat(runner.instance("ord_timer").state).isEqualTo(RunInstance.State.SLEEPING);
+            assertThat(runner.instance("ord_timer").state()).isEqualTo(RunInstance.State.SLEEPING);
 
             runner.advance(Duration.ofSeconds(2));
 
@@ -122,7 +122,7 @@ class NodeBudgetTest {
                 assertThat(incident.source()).isEqualTo("timer sleep of node first");
                 assertThat(incident.cause()).endsWith("the timer's handler is broken");
             });
-            assertThat(runner.instance("ord_timer").state).isEqualTo(RunInstance.State.TERMINATED);
+            assertThat(runner.instance("ord_timer").state()).isEqualTo(RunInstance.State.TERMINATED);
         }
     }
 

@@ -99,7 +99,7 @@ class ReviveRunTest {
     private RunReport.Incident aRunSetAsideAtItsResume() {
         runner.start("ord_r", RunnerHarness.version(flowThrough("test.fragile_wait"), 1),
                 RunnerHarness.order("ord_r", "purchase_request", "{}"));
-        assertThat(runner.instance("ord_r").state).isEqualTo(RunInstance.State.WAITING);
+        assertThat(runner.instance("ord_r").state()).isEqualTo(RunInstance.State.WAITING);
         runner.send(GOODS);
         return runner.reportsOf(RunReport.Incident.class).getLast();
     }
@@ -117,9 +117,9 @@ class ReviveRunTest {
         assertThat(incident.partition()).isZero();
         assertThat(incident.offset()).isNotNull();
         RunInstance setAside = runner.instance("ord_r");
-        assertThat(setAside.state).isEqualTo(RunInstance.State.TERMINATED);
-        assertThat(setAside.setAside).as("the instance as it stood, kept for a retry").isNotNull();
-        assertThat(setAside.setAside.get("state").asString()).isEqualTo("WAITING");
+        assertThat(setAside.state()).isEqualTo(RunInstance.State.TERMINATED);
+        assertThat(setAside.setAside()).as("the instance as it stood, kept for a retry").isNotNull();
+        assertThat(setAside.setAside().get("state").asString()).isEqualTo("WAITING");
     }
 
     @Test
@@ -130,12 +130,12 @@ class ReviveRunTest {
         runner.send(new NodeTask.ReviveRun("ord_r", incident.instanceId(), incident.record()));
 
         RunInstance revived = runner.instance("ord_r");
-        assertThat(revived.state).isEqualTo(RunInstance.State.COMPLETE);
-        assertThat(revived.setAside).isNull();
+        assertThat(revived.state()).isEqualTo(RunInstance.State.COMPLETE);
+        assertThat(revived.setAside()).isNull();
         assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.COMPLETED);
         assertThat(runner.lastProgress().nodes()).containsEntry("first", NodeStatus.SUCCEEDED)
                 .containsEntry("done", NodeStatus.SUCCEEDED);
-        assertThat(revived.outputs.get("first").get("reference").asString()).isEqualTo("GR-1");
+        assertThat(revived.outputs().get("first").get("reference").asString()).isEqualTo("GR-1");
         assertThat(runner.eventNames()).containsExactly("order.completed");
         assertThat(runner.reportsOf(RunReport.Incident.class)).hasSize(1);
     }
@@ -151,13 +151,13 @@ class ReviveRunTest {
         assertThat(incidents.getLast().source()).isEqualTo("task ResumeNode");
         assertThat(incidents.getLast().cause()).endsWith("the goods handler is broken");
         assertThat(incidents.getLast().record()).isEqualTo(incident.record());
-        assertThat(runner.instance("ord_r").state).isEqualTo(RunInstance.State.TERMINATED);
-        assertThat(runner.instance("ord_r").setAside.get("state").asString()).isEqualTo("WAITING");
+        assertThat(runner.instance("ord_r").state()).isEqualTo(RunInstance.State.TERMINATED);
+        assertThat(runner.instance("ord_r").setAside().get("state").asString()).isEqualTo("WAITING");
 
         broken = false;
         runner.send(new NodeTask.ReviveRun("ord_r", incident.instanceId(), incidents.getLast().record()));
 
-        assertThat(runner.instance("ord_r").state).isEqualTo(RunInstance.State.COMPLETE);
+        assertThat(runner.instance("ord_r").state()).isEqualTo(RunInstance.State.COMPLETE);
         assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.COMPLETED);
     }
 
@@ -169,13 +169,13 @@ class ReviveRunTest {
         RunReport.Incident incident = runner.reportsOf(RunReport.Incident.class).getLast();
         assertThat(incident.source()).isEqualTo("timer sleep of node first");
         assertThat(incident.record()).as("a timer stays with the instance").isNull();
-        assertThat(runner.instance("ord_t").state).isEqualTo(RunInstance.State.TERMINATED);
+        assertThat(runner.instance("ord_t").state()).isEqualTo(RunInstance.State.TERMINATED);
         broken = false;
 
         runner.send(new NodeTask.ReviveRun("ord_t", incident.instanceId(), null));
         runner.advance(Duration.ofSeconds(2));
 
-        assertThat(runner.instance("ord_t").state).isEqualTo(RunInstance.State.COMPLETE);
+        assertThat(runner.instance("ord_t").state()).isEqualTo(RunInstance.State.COMPLETE);
         assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.COMPLETED);
         assertThat(runner.lastProgress().nodes()).containsEntry("first", NodeStatus.SUCCEEDED);
     }

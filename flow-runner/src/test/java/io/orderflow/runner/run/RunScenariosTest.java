@@ -22,7 +22,10 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Given / when / then scenarios over the runner topology, one flow behaviour each. */
+/**
+ * Given / when / then scenarios over the runner topology, one flow behaviour each, asserting what the runner sends. The
+ * rules behind them as facts, decided without Kafka: {@link RunDeciderScenarioTest}.
+ */
 class RunScenariosTest {
 
     private RunnerHarness runner = new RunnerHarness();
@@ -170,7 +173,7 @@ class RunScenariosTest {
 
         assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.DECLINED);
         assertThat(releases).containsExactly("hold-ord_x-g1-reserve-a1");
-        assertThat(runner.instance("ord_x").holds).allSatisfy(hold -> assertThat(hold.open()).isFalse());
+        assertThat(runner.instance("ord_x").holds()).allSatisfy(hold -> assertThat(hold.open()).isFalse());
         assertThat(runner.reportsOf(RunReport.NodeDetail.class).getLast().patch().summary())
                 .isEqualTo("Outcome: declined (Payment was declined); 1 held stock released, 0 authorizations voided, "
                         + "0 shipments cancelled");
@@ -211,13 +214,13 @@ class RunScenariosTest {
         runner.start("ord_j", RunnerHarness.version("storefront_order", 1), storefront("ord_j", "carrier_down"));
 
         assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.RUNNING);
-        assertThat(runner.instance("ord_j").timer.due()).isEqualTo(RunnerHarness.START.toEpochMilli() + 2000);
+        assertThat(runner.instance("ord_j").timer().due()).isEqualTo(RunnerHarness.START.toEpochMilli() + 2000);
 
         runner.advance(Duration.ofMillis(1500));
         assertThat(attemptsOf("ship")).isEqualTo(1);
         runner.advance(Duration.ofMillis(500));
         assertThat(attemptsOf("ship")).as("second attempt after 2 s").isEqualTo(2);
-        assertThat(runner.instance("ord_j").timer.due()).isEqualTo(RunnerHarness.START.toEpochMilli() + 6000);
+        assertThat(runner.instance("ord_j").timer().due()).isEqualTo(RunnerHarness.START.toEpochMilli() + 6000);
         runner.advance(Duration.ofSeconds(4));
 
         RunReport.Progress last = runner.lastProgress();
@@ -278,7 +281,7 @@ class RunScenariosTest {
     void cancelDuringTheSupplierLeadTimeVoidsTheAuthorization() {
         runner.start("ord_m", RunnerHarness.version("reorder", 1), RunnerHarness.order("ord_m", "reorder",
                 "{\"lines\":[{\"sku\":\"TONER-K\",\"qty\":10}]}"));
-        assertThat(runner.instance("ord_m").state).isEqualTo(RunInstance.State.SLEEPING);
+        assertThat(runner.instance("ord_m").state()).isEqualTo(RunInstance.State.SLEEPING);
 
         runner.send(new NodeTask.TerminateRun("ord_m", "ord_m.1", "no longer needed"));
         runner.advance(Duration.ofDays(1));
@@ -292,7 +295,7 @@ class RunScenariosTest {
         // given a reorder sleeping through its supplier lead time: a stored instance with a timer
         runner.start("ord_f", RunnerHarness.version("reorder", 1), RunnerHarness.order("ord_f", "reorder",
                 "{\"lines\":[{\"sku\":\"TONER-K\",\"qty\":10}]}"));
-        assertThat(runner.instance("ord_f").timer).isNotNull();
+        assertThat(runner.instance("ord_f").timer()).isNotNull();
         int before = runner.allReports.size();
 
         // when the processor archives the order
@@ -325,7 +328,7 @@ class RunScenariosTest {
         runner.start("ord_o", RunnerHarness.version("reorder", 1), RunnerHarness.order("ord_o", "reorder",
                 "{\"lines\":[{\"sku\":\"TONER-K\",\"qty\":1}]}"));
         // 3 days / 1440 = 180 s
-        assertThat(runner.instance("ord_o").timer.due()).isEqualTo(RunnerHarness.START.toEpochMilli() + 180_000);
+        assertThat(runner.instance("ord_o").timer().due()).isEqualTo(RunnerHarness.START.toEpochMilli() + 180_000);
 
         runner.advance(Duration.ofSeconds(179));
         assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.RUNNING);
@@ -388,7 +391,7 @@ class RunScenariosTest {
         runner.start("ord_r", RunnerHarness.version("storefront_order", 1), storefront("ord_r"));
 
         assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.COMPLETED);
-        assertThat(runner.instance("ord_r").steps).isEqualTo(7);
+        assertThat(runner.instance("ord_r").steps()).isEqualTo(7);
     }
 
     @Test
@@ -453,11 +456,11 @@ class RunScenariosTest {
     @Test
     void aReplayedRenewalAsksForTheSameIds() {
         startSubscription("ord_y", 2);
-        RunInstance.Timer renewal = runner.instance("ord_y").timer;
+        RunInstance.Timer renewal = runner.instance("ord_y").timer();
 
         // the runner crashed before committing the renewal: once restarted, it fires it again on the stored instance
-        Effects first = runner.engine.fire(runner.instance("ord_y"), renewal);
-        Effects replay = runner.engine.fire(runner.instance("ord_y"), renewal);
+        RunDecision first = runner.decider.fire(runner.instance("ord_y"), renewal);
+        RunDecision replay = runner.decider.fire(runner.instance("ord_y"), renewal);
 
         assertThat(outputs(replay.reports(), "charge", "paymentId"))
                 .isEqualTo(outputs(first.reports(), "charge", "paymentId"))
@@ -575,7 +578,7 @@ class RunScenariosTest {
     }
 
     private int attemptsOf(String nodeId) {
-        return runner.instance(runner.allReports.getLast().orderId()).attempts.getOrDefault(nodeId, 0);
+        return runner.instance(runner.allReports.getLast().orderId()).attempts().getOrDefault(nodeId, 0);
     }
 
     private static tools.jackson.databind.node.ObjectNode storefront(String orderId, String... simulate) {

@@ -42,7 +42,7 @@ class RunTraceContextTest {
     @Test
     void aRetryFiresWithTheTraceparentOfTheTaskThatScheduledIt() {
         runner.send(start("ord_retried", "carrier_down"), TraceHeaders.of(TRACEPARENT));
-        assertThat(runner.instance("ord_retried").timer.traceparent()).isEqualTo(TRACEPARENT);
+        assertThat(runner.instance("ord_retried").timer().traceparent()).isEqualTo(TRACEPARENT);
         runner.allRecords.clear();
 
         runner.advance(Duration.ofSeconds(2));

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The runner under clock control: its clock jumps ahead of the wall clock its punctuator runs on. A sleep falls due by
- * the engine's clock and wakes at the next sweep; what the runner sends keeps real-time Kafka timestamps.
+ * the decider's clock and wakes at the next sweep; what the runner sends keeps real-time Kafka timestamps.
  */
 class RunnerClockControlTest {
 
@@ -54,7 +54,7 @@ class RunnerClockControlTest {
 
         assertThat(runner.allRecords).isNotEmpty()
                 .allSatisfy(record -> assertThat(record.timestamp()).isEqualTo(realNow));
-        assertThat(runner.allEvents.getFirst().occurredAt()).as("the event tells the engine's time")
+        assertThat(runner.allEvents.getFirst().occurredAt()).as("the event tells the decider's time")
                 .isEqualTo(runner.clock.millis());
     }
 

@@ -32,8 +32,8 @@ final class RunnerHarness implements AutoCloseable {
     static final Instant START = Instant.parse("2026-01-05T09:00:00Z");
 
     final ManualClock clock = new ManualClock(START);
-    /** The engine behind the topology, to replay a step on a stored instance as a restarted runner would. */
-    final RunEngine engine;
+    /** The decider behind the topology, to replay a step on a stored instance as a restarted runner would. */
+    final RunDecider decider;
     private final NodeBudget budget;
     final TopologyTestDriver driver;
     final TestInputTopic<String, NodeTask> tasks;
@@ -70,11 +70,11 @@ final class RunnerHarness implements AutoCloseable {
 
     private RunnerHarness(NodeCatalogue catalogue, RunSettings settings, Connectors connectors, NodeBudget budget) {
         this.budget = budget;
-        engine = new RunEngine(catalogue, connectors, Money.seeded(), clock, settings);
+        decider = new RunDecider(catalogue, connectors, Money.seeded(), clock, settings);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "runner-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(RunTopology.build(engine, budget), props, START);
+        driver = new TopologyTestDriver(RunTopology.build(decider, budget), props, START);
         tasks = driver.createInputTopic(Topics.NODE_TASKS.name(), Topics.NODE_TASKS.keySerde().serializer(),
                 Topics.NODE_TASKS.valueSerde().serializer());
         reports = driver.createOutputTopic(Topics.RUN_REPORTS.name(), Topics.RUN_REPORTS.keySerde().deserializer(),
@@ -125,7 +125,7 @@ final class RunnerHarness implements AutoCloseable {
     }
 
     /**
-     * Moves only the wall-clock time the punctuator runs on, leaving the engine's clock where clock control put it
+     * Moves only the wall-clock time the punctuator runs on, leaving the decider's clock where clock control put it
      * ({@link #clock}, moved alone), and lets it sweep.
      */
     void advanceWallClock(Duration duration) {
