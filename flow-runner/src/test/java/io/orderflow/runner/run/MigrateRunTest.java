@@ -121,15 +121,15 @@ class MigrateRunTest {
     @Test
     void aWaitingRunRenamedOntoTheNewVersionRunsTheRenamedNodesAfterTheWaitAsTheNewVersionDefinesThem() {
         startWaiting("ord_m", V1);
-        assertThat(runner.instance("ord_m").waitingNode).isEqualTo("wait");
+        assertThat(runner.instance("ord_m").waitingNode()).isEqualTo("wait");
 
         runner.send(new NodeTask.MigrateRun("ord_m", "ord_m.1", V2, RENAMED));
 
         RunInstance migrated = runner.instance("ord_m");
-        assertThat(migrated.state).isEqualTo(RunInstance.State.WAITING);
-        assertThat(migrated.waitingNode).isEqualTo("wait_v2");
-        assertThat(migrated.flow.version()).isEqualTo(2);
-        assertThat(migrated.nodes).containsOnlyKeys("intro_v2", "wait_v2", "after_v2", "done")
+        assertThat(migrated.state()).isEqualTo(RunInstance.State.WAITING);
+        assertThat(migrated.waitingNode()).isEqualTo("wait_v2");
+        assertThat(migrated.flow().version()).isEqualTo(2);
+        assertThat(migrated.nodes()).containsOnlyKeys("intro_v2", "wait_v2", "after_v2", "done")
                 .containsEntry("intro_v2", NodeStatus.SUCCEEDED);
         assertThat(runner.reportsOf(RunReport.Incident.class)).isEmpty();
 
@@ -137,13 +137,13 @@ class MigrateRunTest {
                 Json.object().put("reference", "GR-7")));
 
         RunInstance done = runner.instance("ord_m");
-        assertThat(done.state).isEqualTo(RunInstance.State.COMPLETE);
+        assertThat(done.state()).isEqualTo(RunInstance.State.COMPLETE);
         assertThat(runner.lastProgress().status()).isEqualTo(OrderStatus.COMPLETED);
         assertThat(runner.lastProgress().nodes()).containsEntry("wait_v2", NodeStatus.SUCCEEDED)
                 .containsEntry("after_v2", NodeStatus.SUCCEEDED).doesNotContainKeys("wait", "after");
-        assertThat(done.outputs.get("after_v2").get("mark").asString())
+        assertThat(done.outputs().get("after_v2").get("mark").asString())
                 .isEqualTo("v2 after, intro said v1 intro");
-        assertThat(done.outputs.get("wait_v2").get("reference").asString()).isEqualTo("GR-7");
+        assertThat(done.outputs().get("wait_v2").get("reference").asString()).isEqualTo("GR-7");
         assertThat(runner.reportsOf(RunReport.NodeDetail.class).stream().map(RunReport.NodeDetail::nodeId))
                 .contains("after_v2").doesNotContain("after");
     }
@@ -155,8 +155,8 @@ class MigrateRunTest {
 
         runner.send(new NodeTask.ResumeNode("ord_o", "ord_o.1", "wait", "received", Json.object()));
 
-        assertThat(runner.instance("ord_o").state).isEqualTo(RunInstance.State.WAITING);
-        assertThat(runner.instance("ord_o").waitingNode).isEqualTo("wait_v2");
+        assertThat(runner.instance("ord_o").state()).isEqualTo(RunInstance.State.WAITING);
+        assertThat(runner.instance("ord_o").waitingNode()).isEqualTo("wait_v2");
     }
 
     @Test
@@ -172,7 +172,7 @@ class MigrateRunTest {
         assertThat(Json.write(Json.tree(runner.instance("ord_r")))).isEqualTo(before);
         assertThat(runner.allReports).hasSize(reports);
         runner.send(new NodeTask.ResumeNode("ord_r", "ord_r.1", "wait_v2", "received", Json.object()));
-        assertThat(runner.instance("ord_r").state).isEqualTo(RunInstance.State.COMPLETE);
+        assertThat(runner.instance("ord_r").state()).isEqualTo(RunInstance.State.COMPLETE);
     }
 
     @Test
@@ -181,8 +181,8 @@ class MigrateRunTest {
 
         runner.send(new NodeTask.MigrateRun("ord_i", "ord_i.0", V2, RENAMED));
 
-        assertThat(runner.instance("ord_i").flow.version()).isEqualTo(1);
-        assertThat(runner.instance("ord_i").waitingNode).isEqualTo("wait");
+        assertThat(runner.instance("ord_i").flow().version()).isEqualTo(1);
+        assertThat(runner.instance("ord_i").waitingNode()).isEqualTo("wait");
         assertThat(runner.reportsOf(RunReport.Incident.class)).isEmpty();
     }
 
@@ -199,15 +199,15 @@ class MigrateRunTest {
             assertThat(incident.instanceId()).isEqualTo("ord_d.1");
         });
         RunInstance setAside = runner.instance("ord_d");
-        assertThat(setAside.state).isEqualTo(RunInstance.State.TERMINATED);
-        assertThat(setAside.flow.version()).as("nothing renamed").isEqualTo(1);
+        assertThat(setAside.state()).isEqualTo(RunInstance.State.TERMINATED);
+        assertThat(setAside.flow().version()).as("nothing renamed").isEqualTo(1);
     }
 
     @Test
     void aMigrateRunOfARunThatIsNotWaitingRaisesTheIncident() {
         runner.start("ord_s", flow(1, "", "test.nap", "v1 after"),
                 RunnerHarness.order("ord_s", "purchase_request", "{}"));
-        assertThat(runner.instance("ord_s").state).isEqualTo(RunInstance.State.SLEEPING);
+        assertThat(runner.instance("ord_s").state()).isEqualTo(RunInstance.State.SLEEPING);
 
         runner.send(new NodeTask.MigrateRun("ord_s", "ord_s.1", flow(2, "_v2", "test.nap", "v2 after"), RENAMED));
 
@@ -215,6 +215,6 @@ class MigrateRunTest {
             assertThat(incident.source()).isEqualTo("task MigrateRun");
             assertThat(incident.cause()).isEqualTo("The run is not waiting at a node the migration to version 2 keeps");
         });
-        assertThat(runner.instance("ord_s").state).isEqualTo(RunInstance.State.TERMINATED);
+        assertThat(runner.instance("ord_s").state()).isEqualTo(RunInstance.State.TERMINATED);
     }
 }
