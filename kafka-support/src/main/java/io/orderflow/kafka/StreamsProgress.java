@@ -78,6 +78,8 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     /** When the application last was {@code RUNNING}, or started; wall-clock milliseconds. */
     private volatile long runningAt;
     private long lastWarnAt;
+    /** When stale offset commits were last looked for (once per stall); wall-clock milliseconds. */
+    private long releasedAt;
 
     /**
      * @param service the service's name, first word of the log lines
@@ -186,26 +188,57 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
                 lastWarnAt = now;
                 log.warn("{} has not started its tasks for {} s (state {}): {}", service, (now - runningAt) / 1000,
                         app.state(), whatItWaitsFor(app));
+                if (releasedAt < runningAt) {
+                    releaseStaleOffsets(app);
+                    releasedAt = now;
+                }
             }
         } catch (RuntimeException e) {
             log.debug("{}: could not report the start's progress", service, e);
         }
     }
 
-    /** Why the tasks of {@code app} have not started: the partitions and what they wait for. */
-    public String whatItWaitsFor(KafkaStreams app) {
+    /**
+     * Once per stall, when the tasks wait for committed offsets that stay unstable although none of the app's own
+     * transactions is open: releases them ({@link StaleOffsetCommits}).
+     */
+    private void releaseStaleOffsets(KafkaStreams app) {
+        String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+        List<String> transactionalIds = app.metadataForLocalThreads().stream()
+                .flatMap(thread -> thread.producerClientIds().stream())
+                .flatMap(clientId -> StaleOffsetCommits.transactionalId(clientId).stream()).distinct().toList();
+        try (Admin admin = Admin.create(adminConfig())) {
+            List<TopicPartition> unstable = unstableOffsets(admin, assigned(app, admin));
+            if (!unstable.isEmpty()) {
+                StaleOffsetCommits.release(admin, config, group, transactionalIds, unstable);
+            }
+        } catch (RuntimeException e) {
+            log.debug("{}: could not check for stale offset commits", service, e);
+        }
+    }
+
+    /** The partitions of the app's active tasks, from its threads or, while they initialise, from its group. */
+    private Set<TopicPartition> assigned(KafkaStreams app, Admin admin) {
         Set<TopicPartition> assigned = new TreeSet<>(java.util.Comparator.comparing(TopicPartition::toString));
         Set<String> consumers = new HashSet<>();
         for (ThreadMetadata thread : app.metadataForLocalThreads()) {
             thread.activeTasks().forEach(task -> assigned.addAll(task.topicPartitions()));
             consumers.add(thread.consumerClientId());
         }
+        if (assigned.isEmpty()) {
+            // tasks still initialising are not in the threads' metadata yet: the group knows their partitions
+            assigned.addAll(groupAssignment(admin, config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
+                    consumers));
+        }
+        return assigned;
+    }
+
+    /** Why the tasks of {@code app} have not started: the partitions and what they wait for. */
+    public String whatItWaitsFor(KafkaStreams app) {
         String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+        Set<TopicPartition> assigned = Set.of();
         try (Admin admin = Admin.create(adminConfig())) {
-            if (assigned.isEmpty()) {
-                // tasks still initialising are not in the threads' metadata yet: the group knows their partitions
-                assigned.addAll(groupAssignment(admin, group, consumers));
-            }
+            assigned = assigned(app, admin);
             if (assigned.isEmpty()) {
                 return "no partition assigned to it as far as its threads and the group " + group + " tell: waiting "
                         + "for the group to assign its tasks";
