@@ -9,7 +9,9 @@
 # goal (ready within 30 s, the new order completed within 10 s of ready, nothing lost or run twice).
 # Usage: standalone/crash-recovery.sh [rounds] [work-dir]   (from the repository root; builds the exec jar first)
 # Other JVM options for the system: CRASH_JVM_ARGS="..." (an empty value: a plain java -jar). KEEP=N fills the system
-# with N orders before the first round, so every restart restores the state of N orders kept. AOT_CACHE=1 starts the
+# with N orders before the first round, so every restart restores the state of N orders kept; FROM=DIR starts on a
+# copy of a data directory instead (one a KEEP run filled: the data directory of its work directory, stopped
+# cleanly). AOT_CACHE=1 starts the
 # system as standalone/run.sh does on a JDK 25+: from the unpacked jar and an ahead-of-time cache, recorded by the
 # first start (the rounds' own cache, in the work directory).
 set -eu
@@ -17,7 +19,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${1:-20}
 WORK=${2:-/tmp/orderflow-crash-recovery}
 args=(-B -q -pl standalone -am -Pcrash -DskipTests verify -Dcrash.rounds="$ROUNDS" -Dcrash.work="$WORK"
-  -Dcrash.seed="${SEED:-$(date +%s)}" -Dcrash.keep="${KEEP:-0}")
+  -Dcrash.seed="${SEED:-$(date +%s)}" -Dcrash.keep="${KEEP:-0}" -Dcrash.from="${FROM:-}")
 if [ -n "${AOT_CACHE:-}" ]; then
   ./mvnw -B -q -pl standalone -am -DskipTests package
   standalone/run.sh --unpack

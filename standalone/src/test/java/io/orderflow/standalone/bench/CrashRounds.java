@@ -43,7 +43,9 @@ import tools.jackson.databind.JsonNode;
  *
  * With {@code --keep=N} the system first takes N storefront orders (256 in flight) and the rounds start once every
  * one has completed, so each restart restores the state of N orders kept; after the last round every order kept must
- * still be there and completed.
+ * still be there and completed. With {@code --from=DIR} the system starts on a copy of a data directory instead (one an
+ * earlier run filled and left stopped cleanly, e.g. the {@code data} of a {@code --keep} run's work directory), and
+ * the orders completed in it at the first start count as kept.
  *
  * With {@code --aot-cache=FILE} every start uses that ahead-of-time cache (JDK 25+): the first start records it
  * afresh, and after the fill the system is stopped cleanly to write it and started again from it. A jar
@@ -53,7 +55,8 @@ import tools.jackson.databind.JsonNode;
  *
  * <pre>
  * java ... CrashRounds --jar=standalone/target/standalone-0.1.0-SNAPSHOT-exec.jar --rounds=20 [--work=DIR]
- *      [--jvm-args="..."] [--port=28180] [--kafka-port=29192] [--seed=N] [--keep=N] [--aot-cache=FILE]
+ *      [--jvm-args="..."] [--port=28180] [--kafka-port=29192] [--seed=N] [--keep=N | --from=DIR]
+ *      [--aot-cache=FILE]
  * </pre>
  */
 public final class CrashRounds {
@@ -123,16 +126,23 @@ public final class CrashRounds {
                 .filter(s -> !s.isBlank()).toList();
         int keep = Integer.parseInt(options.getOrDefault("keep", "0"));
         String aotCache = options.get("aot-cache");
+        String from = options.get("from");
         CrashRounds crash = new CrashRounds(jar.toAbsolutePath(), jvmArgs, work.toAbsolutePath(),
                 Integer.parseInt(options.getOrDefault("port", "28180")),
                 Integer.parseInt(options.getOrDefault("kafka-port", "29192")),
                 aotCache == null || aotCache.isBlank() ? null : Path.of(aotCache).toAbsolutePath());
         System.out.printf("crash rounds: %d, seed %d, jar %s, JVM options [%s], %,d orders kept, data and logs in %s%n",
                 rounds, seed, jar, String.join(" ", jvmArgs), keep, work);
+        crash.from = from == null || from.isBlank() ? null : Path.of(from).toAbsolutePath();
         List<Round> done = crash.run(rounds, keep, new Random(seed));
-        boolean keptWhole = keep == 0 || crash.keptWhole(keep);
+        boolean keptWhole = crash.kept == 0 || crash.keptWhole(crash.kept);
         System.exit(keptWhole && done.stream().allMatch(Round::metGoal) ? 0 : 1);
     }
+
+    /** A data directory to start from instead of an empty one ({@code --from}). */
+    private Path from;
+    /** The orders kept before the first round: filled ({@code --keep}) or found ({@code --from}). */
+    private long kept;
 
     private List<Round> run(int rounds, int keep, Random random) throws Exception {
         for (int taken : new int[] {port, kafkaPort}) {
@@ -145,6 +155,9 @@ public final class CrashRounds {
         }
         deleteTree(work);
         Files.createDirectories(work.resolve("data"));
+        if (from != null) {
+            copyTree(from, work.resolve("data"));
+        }
         if (aotCache != null) {
             // recorded afresh for the jar of these rounds
             Files.deleteIfExists(aotCache);
@@ -160,6 +173,11 @@ public final class CrashRounds {
             start();
             double first = awaitReady();
             System.out.printf("first start ready in %.1f s%n", first);
+            kept = keep;
+            if (from != null) {
+                kept = completed();
+                System.out.printf("started on a copy of %s: %,d orders completed in it%n", from, kept);
+            }
             if (keep > 0) {
                 long filling = System.nanoTime();
                 Fill.fill(base, 0, keep, 256);
@@ -302,7 +320,7 @@ public final class CrashRounds {
      * After the rounds: whether every order kept and every order the rounds started has completed (by the counts,
      * waiting for the last restart's orders to end).
      */
-    boolean keptWhole(int keep) throws Exception {
+    boolean keptWhole(long keep) throws Exception {
         start();
         awaitReady();
         try {
@@ -524,6 +542,19 @@ public final class CrashRounds {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (var paths = Files.walk(from)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
         }
     }
 
