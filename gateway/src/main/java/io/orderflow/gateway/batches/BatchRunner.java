@@ -3,6 +3,7 @@ package io.orderflow.gateway.batches;
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.orders.ProcessorClient;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.SocketBuffers;
@@ -542,8 +543,8 @@ public class BatchRunner implements SmartLifecycle {
         String orderId = ids.get(p.position());
         String failure;
         try {
-            CommandReply reply = commands.send(new OrderCommand.ApplyBatchAction(orderId, run.id(),
-                    run.definition.action()), run.definition.caller()).block();
+            CommandReply reply = commands.send(OrderCommands.batchAction(orderId, run.id(), run.definition.action()),
+                    run.definition.caller()).block();
             failure = failure(run.definition.action(), reply);
         } catch (ApiException e) {
             if (e.status().value() == 503) {

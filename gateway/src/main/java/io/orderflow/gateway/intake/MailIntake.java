@@ -5,14 +5,13 @@ import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
 import io.orderflow.gateway.commands.OrderCommands;
+import io.orderflow.gateway.commands.StartRequest;
 import io.orderflow.gateway.flows.FlowCatalog;
 import io.orderflow.gateway.orders.OrderIds;
-import io.orderflow.gateway.orders.StartRequest;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand.StartOrder;
-import io.orderflow.schemas.commands.OrderSource;
 import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
@@ -119,9 +118,7 @@ public class MailIntake {
         }
         String key = idempotencyKey(mail);
         String orderId = OrderIds.fromIdempotencyKey(key);
-        StartOrder api = request.command(orderId, flow, true);
-        StartOrder command = new StartOrder(orderId, flow, api.input(), api.vars(), api.fingerprint(), true,
-                OrderSource.mail(sender, mailbox));
+        StartOrder command = OrderCommands.mailStart(request, orderId, flow, sender, mailbox);
         CommandReply reply = block(commands.send(command, OrderCommands.mailSender(sender)));
         return switch (reply.status()) {
             case 201 -> {

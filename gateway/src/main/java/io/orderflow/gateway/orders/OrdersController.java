@@ -10,6 +10,7 @@ import io.orderflow.gateway.commands.CommandBus;
 import io.orderflow.gateway.limits.Admission;
 import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.commands.OrderCommands.Channel;
+import io.orderflow.gateway.commands.StartRequest;
 import io.orderflow.gateway.flows.FlowCatalog;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
@@ -77,7 +78,7 @@ class OrdersController {
             checkIdempotencyKey(key);
             String orderId = key == null ? OrderIds.random() : OrderIds.fromIdempotencyKey(key);
             return admission.admit().then(flows.resolve(request.flowId(), request.version()))
-                    .flatMap(flow -> commands.send(request.command(orderId, flow, key != null), caller));
+                    .flatMap(flow -> commands.send(OrderCommands.start(request, orderId, flow, key != null), caller));
         }).map(reply -> answer(reply, reply.status() == HttpStatus.CREATED.value()
                 ? URI.create("/api/v1/orders/" + reply.orderId()) : null));
     }

@@ -56,7 +56,7 @@ class OrderDeciderScenarioTest {
     void givenACancelWithoutReason_whenCancelled_thenTheDefaultReasonIsUsed() {
         given(status(1, OrderStatus.RUNNING))
                 .when(new OrderCommand.CancelOrder(ORDER, null), NOW)
-                .then(List.of(new OrderFact.OrderCancelled(OrderDecider.DEFAULT_CANCEL_REASON, "api", NOW)),
+                .then(List.of(new OrderFact.OrderCancelled(OrderCommand.CancelOrder.DEFAULT_REASON, "api", NOW)),
                         List.of(new Effect.SendTask(new NodeTask.TerminateRun(ORDER, INSTANCE, "Cancelled via API")),
                                 new Effect.PublishEvent(new OrderEvent("order.cancelled", ORDER, "cancel", NOW, json("""
                                         {"order":{"id":"ord_1","type":"b2b_order","title":"B2B order · cus_1",
