@@ -4,6 +4,7 @@ import io.orderflow.gateway.RandomIds;
 import io.orderflow.gateway.api.ApiError;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.CommandReplies;
 import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.orders.ProcessorClient;
 import io.orderflow.schemas.commands.Caller;
@@ -265,8 +266,8 @@ public class OpsChat implements DisposableBean {
 
     private void append(String orderId, Caller caller, ChatMessage message) {
         CommandReply reply = commands.send(OrderCommands.appendChat(orderId, message), caller).block();
-        if (reply == null || reply.status() >= 300) {
-            throw refused(reply == null ? 503 : reply.status(), reply == null ? null : reply.body());
+        if (reply == null || !CommandReplies.accepted(reply)) {
+            throw refused(reply == null ? 503 : CommandReplies.status(reply), reply == null ? null : reply.body());
         }
     }
 

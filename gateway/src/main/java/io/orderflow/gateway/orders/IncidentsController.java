@@ -3,11 +3,11 @@ package io.orderflow.gateway.orders;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.CommandReplies;
 import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.schemas.commands.CommandReply;
-import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.Incident;
 import io.orderflow.schemas.query.OrderQueries;
 import io.swagger.v3.oas.annotations.Operation;
@@ -76,6 +76,6 @@ class IncidentsController {
     }
 
     private static ResponseEntity<JsonNode> answer(CommandReply reply) {
-        return ResponseEntity.status(reply.status()).body(reply.body() == null ? Json.object() : reply.body());
+        return ResponseEntity.status(CommandReplies.status(reply)).body(CommandReplies.body(reply));
     }
 }

@@ -316,9 +316,9 @@ public final class OrderDecider {
         if (wait == null) {
             return Decision.none().replying(200, Json.object().put("delivered", false));
         }
-        ObjectNode refused = PaymentReference.refusal(given, text(state.order(), "currency"));
+        Rejection refused = PaymentReference.refusal(given, text(state.order(), "currency"));
         if (refused != null) {
-            return Decision.none().replying(400, refused);
+            return Decision.rejected(refused);
         }
         ObjectNode payload = given instanceof ObjectNode object ? object.deepCopy() : Json.object();
         payload.put("event", event);
