@@ -11,6 +11,7 @@ import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.commands.OrderSource;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.events.OrderUpdate;
@@ -147,6 +148,8 @@ class GoldenJsonTest {
         samples.put("batch-chunk", new BatchRecord.Chunk("bat_1", 0, List.of("ord_1", "ord_2")));
         samples.put("batch-stop", new BatchRecord.Stop("bat_1", "olga@example.com", AT + 7));
         samples.put("command-reply", new CommandReply("c-1", "ord_1", 201, Json.object().put("orderId", "ord_1")));
+        samples.put("command-reply-rejected", new CommandReply("c-2", "ord_1", 409, RejectionKind.INVALID_STATE,
+                Json.object().put("error", "That node is not waiting for an approval.")));
         samples.put("task-start-run", new NodeTask.StartRun("ord_1", "ord_1.1", flow, order, vars));
         samples.put("task-advance", new NodeTask.Advance("ord_1", "ord_1.1"));
         samples.put("task-resume-node", new NodeTask.ResumeNode("ord_1", "ord_1.1", "approve", "approved",

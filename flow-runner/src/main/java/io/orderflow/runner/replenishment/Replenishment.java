@@ -4,7 +4,6 @@ import io.orderflow.runner.connectors.InventoryConnector;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.OrderCommand;
-import io.orderflow.schemas.commands.StartFingerprint;
 import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
@@ -42,13 +41,12 @@ public final class Replenishment {
         ObjectNode input = Json.object();
         input.put("type", OrderType.REORDER.wire());
         input.put("customerId", "warehouse");
-        input.put("currency", "USD");
+        input.put("currency", OrderCommand.StartOrder.DEFAULT_CURRENCY);
         var array = input.putArray("lines");
         lines.forEach(line -> array.addObject().put("sku", line.sku()).put("qty", line.qty()));
         input.putObject("meta").put("source", "replenishment").put("day", day.toString());
         String orderId = "ord_reorder_" + day.format(DateTimeFormatter.BASIC_ISO_DATE);
-        var command = new OrderCommand.StartOrder(orderId, flow.get(), input, Json.object(),
-                StartFingerprint.of(flow.get().flowId(), null, input, Json.object()), true);
+        var command = OrderCommand.StartOrder.of(orderId, flow.get(), null, input, Json.object(), true, null);
         return Optional.of(new CommandEnvelope(UUID.randomUUID().toString(), REPLY_TO, now, CALLER, command));
     }
 

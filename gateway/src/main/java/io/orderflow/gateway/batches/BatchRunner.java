@@ -3,6 +3,8 @@ package io.orderflow.gateway.batches;
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.CommandReplies;
+import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.orders.ProcessorClient;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.SocketBuffers;
@@ -542,8 +544,8 @@ public class BatchRunner implements SmartLifecycle {
         String orderId = ids.get(p.position());
         String failure;
         try {
-            CommandReply reply = commands.send(new OrderCommand.ApplyBatchAction(orderId, run.id(),
-                    run.definition.action()), run.definition.caller()).block();
+            CommandReply reply = commands.send(OrderCommands.batchAction(orderId, run.id(), run.definition.action()),
+                    run.definition.caller()).block();
             failure = failure(run.definition.action(), reply);
         } catch (ApiException e) {
             if (e.status().value() == 503) {
@@ -590,17 +592,17 @@ public class BatchRunner implements SmartLifecycle {
      * that failed again. A 503 or no reply at all says nothing about the order, and is tried again.
      */
     private static String failure(BatchAction action, CommandReply reply) {
-        if (reply == null || reply.status() == 503) {
+        if (reply == null || CommandReplies.status(reply) == 503) {
             throw new Retry();
         }
-        JsonNode body = reply.body() == null ? Json.object() : reply.body();
-        if (reply.status() >= 200 && reply.status() < 300) {
+        JsonNode body = CommandReplies.body(reply);
+        if (CommandReplies.accepted(reply)) {
             if (action instanceof BatchAction.RetryIncident && "open".equals(body.path("status").asString(null))) {
                 return "Retried, and it failed again: " + body.path("cause").asString("");
             }
             return null;
         }
-        return body.path("error").asString("Refused with status " + reply.status());
+        return body.path("error").asString("Refused with status " + CommandReplies.status(reply));
     }
 
     private static String clip(String reason) {

@@ -204,24 +204,10 @@ class BatchesController {
      */
     private Mono<BatchAction> action(JsonNode request, Caller caller) {
         if (BatchAction.MIGRATE.equals(request.get("action").asString())) {
-            String flowId = request.get("flowId").asString();
-            int toVersion = request.get("toVersion").asInt();
-            return flows.resolve(flowId, toVersion).map(flow -> new BatchAction.Migrate(flowId, toVersion,
-                    OrderCommands.mapping(request), request.path("dryRun").asBoolean(false), flow));
+            return flows.resolve(request.get("flowId").asString(), request.get("toVersion").asInt())
+                    .map(flow -> OrderCommands.batchMigrate(request, flow));
         }
-        return Mono.fromCallable(() -> simpleAction(request, caller));
-    }
-
-    private static BatchAction simpleAction(JsonNode request, Caller caller) {
-        return switch (request.get("action").asString()) {
-            case BatchAction.CANCEL -> new BatchAction.Cancel(request.get("reason").asString().strip());
-            case BatchAction.DELIVER_EVENT -> new BatchAction.DeliverEvent(request.get("event").asString(),
-                    request.has("payload") ? request.get("payload") : Json.object());
-            case BatchAction.DECIDE_APPROVAL -> new BatchAction.DecideApproval(request.get("nodeId").asString(),
-                    request.get("decision").asString(), OrderCommands.decider(caller, null), text(request, "note"));
-            case BatchAction.RETRY_INCIDENT -> new BatchAction.RetryIncident();
-            default -> throw ApiException.badRequest("Unknown action");
-        };
+        return Mono.fromCallable(() -> OrderCommands.batchAction(caller, request));
     }
 
     /** Who acts, in words: an email, {@code token:<name>}, {@code shared password} or {@code open deployment}. */

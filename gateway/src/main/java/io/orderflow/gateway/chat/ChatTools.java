@@ -3,6 +3,7 @@ package io.orderflow.gateway.chat;
 import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.caller.Role;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.CommandReplies;
 import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.commands.OrderCommands.Channel;
 import io.orderflow.schemas.commands.Caller;
@@ -165,8 +166,8 @@ final class ChatTools {
         }
         CommandReply reply = commands.send(OrderCommands.chatDeliver(orderId, event, args.get("payload")), caller)
                 .block();
-        JsonNode body = reply == null || reply.body() == null ? Json.object() : reply.body();
-        if (reply == null || reply.status() >= 300) {
+        JsonNode body = reply == null ? Json.object() : CommandReplies.body(reply);
+        if (reply == null || !CommandReplies.accepted(reply)) {
             String error = body.path("error").asString("the order processor refused it");
             String text = "Not delivered: " + error;
             return new ToolCall(DELIVER_EVENT, args, text, Json.object().put("delivered", false).put("error", error),

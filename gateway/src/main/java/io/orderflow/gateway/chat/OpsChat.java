@@ -4,10 +4,11 @@ import io.orderflow.gateway.RandomIds;
 import io.orderflow.gateway.api.ApiError;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.CommandReplies;
+import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.orders.ProcessorClient;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
-import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.ChatMessage.Proposal;
@@ -258,15 +259,15 @@ public class OpsChat implements DisposableBean {
 
     /** Marks the proposal confirmed through the agent, so every socket on the order sees it. */
     public Mono<CommandReply> confirm(String orderId, String proposalId, Caller caller) {
-        return commands.send(new OrderCommand.ConfirmProposal(orderId, proposalId), caller);
+        return commands.send(OrderCommands.confirmProposal(orderId, proposalId), caller);
     }
 
     // ---- through the agent and the query path ---------------------------------------------------------------------
 
     private void append(String orderId, Caller caller, ChatMessage message) {
-        CommandReply reply = commands.send(new OrderCommand.AppendChat(orderId, List.of(message)), caller).block();
-        if (reply == null || reply.status() >= 300) {
-            throw refused(reply == null ? 503 : reply.status(), reply == null ? null : reply.body());
+        CommandReply reply = commands.send(OrderCommands.appendChat(orderId, message), caller).block();
+        if (reply == null || !CommandReplies.accepted(reply)) {
+            throw refused(reply == null ? 503 : CommandReplies.status(reply), reply == null ? null : reply.body());
         }
     }
 

@@ -1,20 +1,26 @@
 package io.orderflow.gateway.commands;
 
+import io.orderflow.gateway.api.ApiException;
+import io.orderflow.schemas.commands.BatchAction;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.OrderSource;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.model.ChatMessage;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The one translation from a caller's request to the command for the order's agent, whichever channel it came
- * through: the REST routes, the order socket, the ops chat, a signed inbound event or mail intake. Requests arrive
- * validated against their schema; what differs between channels is only the defaults the contract gives each one,
- * which are named here.
+ * through: the REST routes, the order socket, the ops chat, a signed inbound event, mail intake or a batch. Requests
+ * arrive validated against their schema; what differs between channels is only the defaults the contract gives each
+ * one, which are named here. What the flow-runner's replenishment run builds too (a start, the default cancel reason)
+ * lives with the command in the contract ({@link OrderCommand.StartOrder#of}, {@link OrderCommand.CancelOrder}).
  */
 public final class OrderCommands {
 
@@ -39,8 +45,8 @@ public final class OrderCommands {
         }
     }
 
-    /** The contract's default cancel reason of the REST route (Cancel). */
-    public static final String API_CANCEL_REASON = "Cancelled via API";
+    /** The contract's default cancel reason of the REST route (Cancel), which the order's agent records too. */
+    public static final String API_CANCEL_REASON = OrderCommand.CancelOrder.DEFAULT_REASON;
     /** The contract's default cancel reason of the order socket's {@code cancel} method. */
     public static final String SOCKET_CANCEL_REASON = "Cancelled by operator";
     /** The reason of a chat cancel proposal the model gave none for. */
@@ -51,6 +57,27 @@ public final class OrderCommands {
     public static final String CHAT_EVENT_SOURCE = "chat";
 
     private OrderCommands() {
+    }
+
+    /**
+     * Start order {@code orderId} on {@code flow} (the version the request asked for, as resolved) from a validated
+     * start request. Only a keyed start ({@code idempotent}: its id derives from an {@code Idempotency-Key}) carries
+     * the fingerprint a repeat is compared with.
+     */
+    public static OrderCommand.StartOrder start(StartRequest request, String orderId, FlowVersion flow,
+                                                boolean idempotent) {
+        return OrderCommand.StartOrder.of(orderId, flow, request.version(), request.input(), request.vars(),
+                idempotent, null);
+    }
+
+    /**
+     * Mail intake's start: the start request built from the mail, keyed (its id derives from the mail's
+     * {@code Message-ID}), with where it came from for the order's timeline.
+     */
+    public static OrderCommand.StartOrder mailStart(StartRequest request, String orderId, FlowVersion flow,
+                                                    String sender, String mailbox) {
+        return OrderCommand.StartOrder.of(orderId, flow, request.version(), request.input(), request.vars(), true,
+                OrderSource.mail(sender, mailbox));
     }
 
     /**
@@ -115,6 +142,54 @@ public final class OrderCommands {
             return requestedBy == null || requestedBy.isBlank() ? DEFAULT_DECIDER : requestedBy;
         }
         return caller.identity();
+    }
+
+    /** Append one message (the person's, or the assistant's answer) to the order's ops chat. */
+    public static OrderCommand.AppendChat appendChat(String orderId, ChatMessage message) {
+        return new OrderCommand.AppendChat(orderId, List.of(message));
+    }
+
+    /** Mark the chat proposal {@code proposalId} confirmed, once what it proposed was carried out. */
+    public static OrderCommand.ConfirmProposal confirmProposal(String orderId, String proposalId) {
+        return new OrderCommand.ConfirmProposal(orderId, proposalId);
+    }
+
+    /** Apply incident {@code incidentId}'s set-aside record again. */
+    public static OrderCommand.RetryIncident retryIncident(String orderId, String incidentId) {
+        return new OrderCommand.RetryIncident(orderId, incidentId);
+    }
+
+    /** Close incident {@code incidentId} from a validated {@code { note }} body; the note is recorded stripped. */
+    public static OrderCommand.DismissIncident dismissIncident(String orderId, String incidentId, JsonNode request) {
+        return new OrderCommand.DismissIncident(orderId, incidentId, request.get("note").asString().strip());
+    }
+
+    /** One order's part of batch {@code batchId}. */
+    public static OrderCommand.ApplyBatchAction batchAction(String orderId, String batchId, BatchAction action) {
+        return new OrderCommand.ApplyBatchAction(orderId, batchId, action);
+    }
+
+    /**
+     * The action of a validated batch body other than a migration ({@link #batchMigrate}): a cancel's reason
+     * (required, stripped), an event with its payload ({@code {}} when omitted), or a decision recorded as
+     * {@code caller}'s ({@link #decider}, the body has no {@code by}).
+     */
+    public static BatchAction batchAction(Caller caller, JsonNode request) {
+        return switch (request.get("action").asString()) {
+            case BatchAction.CANCEL -> new BatchAction.Cancel(request.get("reason").asString().strip());
+            case BatchAction.DELIVER_EVENT -> new BatchAction.DeliverEvent(request.get("event").asString(),
+                    request.has("payload") ? request.get("payload") : Json.object());
+            case BatchAction.DECIDE_APPROVAL -> new BatchAction.DecideApproval(request.get("nodeId").asString(),
+                    request.get("decision").asString(), decider(caller, null), text(request, "note"));
+            case BatchAction.RETRY_INCIDENT -> new BatchAction.RetryIncident();
+            default -> throw ApiException.badRequest("Unknown action");
+        };
+    }
+
+    /** A batch's migration to {@code flow} (its {@code flowId} and {@code toVersion}, as resolved). */
+    public static BatchAction.Migrate batchMigrate(JsonNode request, FlowVersion flow) {
+        return new BatchAction.Migrate(request.get("flowId").asString(), request.get("toVersion").asInt(),
+                mapping(request), request.path("dryRun").asBoolean(false), flow);
     }
 
     /** The caller of a mail intake's start: {@code mail:<sender>}, acting as an operator. */

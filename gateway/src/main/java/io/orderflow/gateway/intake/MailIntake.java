@@ -4,15 +4,16 @@ import io.orderflow.schemas.signing.Sha256;
 import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.CommandReplies;
 import io.orderflow.gateway.commands.OrderCommands;
+import io.orderflow.gateway.commands.StartRequest;
 import io.orderflow.gateway.flows.FlowCatalog;
 import io.orderflow.gateway.orders.OrderIds;
-import io.orderflow.gateway.orders.StartRequest;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand.StartOrder;
-import io.orderflow.schemas.commands.OrderSource;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
@@ -119,11 +120,14 @@ public class MailIntake {
         }
         String key = idempotencyKey(mail);
         String orderId = OrderIds.fromIdempotencyKey(key);
-        StartOrder api = request.command(orderId, flow, true);
-        StartOrder command = new StartOrder(orderId, flow, api.input(), api.vars(), api.fingerprint(), true,
-                OrderSource.mail(sender, mailbox));
+        StartOrder command = OrderCommands.mailStart(request, orderId, flow, sender, mailbox);
         CommandReply reply = block(commands.send(command, OrderCommands.mailSender(sender)));
-        return switch (reply.status()) {
+        if (reply.kind() == RejectionKind.ALREADY_EXISTS) {
+            throw IntakeRefusal.unreadable("Message-ID " + mail.messageId()
+                    + " was already used by a different mail; nothing was started");
+        }
+        int status = CommandReplies.status(reply);
+        return switch (status) {
             case 201 -> {
                 log.info("Mail {} from {} to {} started order {}", mail.messageId(), sender, mailbox, orderId);
                 if (settings.reply() && replyAllowed && !mail.automatic()) {
@@ -132,12 +136,10 @@ public class MailIntake {
                 yield new Accepted(orderId, false, flowId);
             }
             case 200 -> new Accepted(orderId, true, flowId);
-            case 422 -> throw IntakeRefusal.unreadable("Message-ID " + mail.messageId()
-                    + " was already used by a different mail; nothing was started");
             default -> {
                 String error = reply.body() != null && reply.body().has("error")
-                        ? reply.body().get("error").asString() : "status " + reply.status();
-                if (reply.status() >= 500) {
+                        ? reply.body().get("error").asString() : "status " + status;
+                if (status >= 500) {
                     throw IntakeRefusal.tryLater("The order could not be started (" + error + ")");
                 }
                 throw IntakeRefusal.unreadable("The order could not be started: " + error);

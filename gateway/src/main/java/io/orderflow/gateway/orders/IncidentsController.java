@@ -3,11 +3,11 @@ package io.orderflow.gateway.orders;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.CommandReplies;
+import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.schemas.commands.CommandReply;
-import io.orderflow.schemas.commands.OrderCommand;
-import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.Incident;
 import io.orderflow.schemas.query.OrderQueries;
 import io.swagger.v3.oas.annotations.Operation;
@@ -53,7 +53,7 @@ class IncidentsController {
     @PostMapping("/api/v1/incidents/{id}/retry")
     Mono<ResponseEntity<JsonNode>> retry(@PathVariable String id, ServerWebExchange exchange) {
         return access.caller(exchange).flatMap(caller ->
-                commands.send(new OrderCommand.RetryIncident(orderOf(id), id), caller)).map(IncidentsController::answer);
+                commands.send(OrderCommands.retryIncident(orderOf(id), id), caller)).map(IncidentsController::answer);
     }
 
     @Operation(operationId = "dismissIncident", summary = "Close an open incident with a note (operator)")
@@ -62,8 +62,7 @@ class IncidentsController {
                                            ServerWebExchange exchange) {
         return access.caller(exchange).flatMap(caller -> {
             JsonNode request = validator.validate(RequestSchema.DISMISS_INCIDENT, body);
-            String note = request.get("note").asString().strip();
-            return commands.send(new OrderCommand.DismissIncident(orderOf(id), id, note), caller);
+            return commands.send(OrderCommands.dismissIncident(orderOf(id), id, request), caller);
         }).map(IncidentsController::answer);
     }
 
@@ -77,6 +76,6 @@ class IncidentsController {
     }
 
     private static ResponseEntity<JsonNode> answer(CommandReply reply) {
-        return ResponseEntity.status(reply.status()).body(reply.body() == null ? Json.object() : reply.body());
+        return ResponseEntity.status(CommandReplies.status(reply)).body(CommandReplies.body(reply));
     }
 }

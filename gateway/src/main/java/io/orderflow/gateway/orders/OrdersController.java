@@ -7,9 +7,11 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.CommandReplies;
 import io.orderflow.gateway.limits.Admission;
 import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.commands.OrderCommands.Channel;
+import io.orderflow.gateway.commands.StartRequest;
 import io.orderflow.gateway.flows.FlowCatalog;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
@@ -77,8 +79,8 @@ class OrdersController {
             checkIdempotencyKey(key);
             String orderId = key == null ? OrderIds.random() : OrderIds.fromIdempotencyKey(key);
             return admission.admit().then(flows.resolve(request.flowId(), request.version()))
-                    .flatMap(flow -> commands.send(request.command(orderId, flow, key != null), caller));
-        }).map(reply -> answer(reply, reply.status() == HttpStatus.CREATED.value()
+                    .flatMap(flow -> commands.send(OrderCommands.start(request, orderId, flow, key != null), caller));
+        }).map(reply -> answer(reply, CommandReplies.status(reply) == HttpStatus.CREATED.value()
                 ? URI.create("/api/v1/orders/" + reply.orderId()) : null));
     }
 
@@ -236,11 +238,11 @@ class OrdersController {
             + "with 412 and nothing changed when the order has changed since";
 
     /**
-     * The processor's reply as the HTTP answer: its status and body as they are, with the order's version after the
-     * command (the reply's {@code version}) as the {@code ETag}.
+     * The processor's reply as the HTTP answer: its status ({@link CommandReplies#status}) and body, with the order's
+     * version after the command (the reply's {@code version}) as the {@code ETag}.
      */
     private static ResponseEntity<JsonNode> answer(CommandReply reply, URI location) {
-        ResponseEntity.BodyBuilder response = ResponseEntity.status(reply.status());
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(CommandReplies.status(reply));
         if (location != null) {
             response.location(location);
         }
@@ -248,7 +250,7 @@ class OrdersController {
         if (etag != null) {
             response.eTag(etag);
         }
-        return response.body(reply.body() == null ? Json.object() : reply.body());
+        return response.body(CommandReplies.body(reply));
     }
 
     private static void checkFilters(String type, String status) {

@@ -1,6 +1,7 @@
 package io.orderflow.gateway.socket;
 
 import io.orderflow.gateway.api.ApiException;
+import io.orderflow.gateway.commands.CommandReplies;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.query.OrderView;
@@ -50,12 +51,12 @@ record SocketOut(String json, CloseStatus close) {
 
     /** The agent's reply: its body as the result, or its error. */
     static SocketOut answer(JsonNode id, CommandReply reply) {
-        JsonNode body = reply.body() == null ? Json.object() : reply.body();
-        if (reply.status() >= 200 && reply.status() < 300) {
+        JsonNode body = CommandReplies.body(reply);
+        if (CommandReplies.accepted(reply)) {
             return result(id, body);
         }
-        // the agent's status too, so a page tells a conflict (409: e.g. a node no longer waiting) from a failure
-        return message(errorBody(id, errorOf(body)).put("status", reply.status()));
+        // the status too, so a page tells a conflict (409: e.g. a node no longer waiting) from a failure
+        return message(errorBody(id, errorOf(body)).put("status", CommandReplies.status(reply)));
     }
 
     static SocketOut error(JsonNode id, String message) {

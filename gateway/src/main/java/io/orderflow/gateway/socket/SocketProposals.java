@@ -3,6 +3,7 @@ package io.orderflow.gateway.socket;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.chat.OpsChat;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.CommandReplies;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
@@ -52,7 +53,7 @@ class SocketProposals {
                 .flatMap(reply -> !succeeded(reply) ? Mono.just(reply)
                         : chat.confirm(orderId, proposalId, caller)
                         .doOnNext(confirmed -> {
-                            if (confirmed.status() >= 300) {
+                            if (!CommandReplies.accepted(confirmed)) {
                                 log.warn("Proposal {} of {} was carried out but not marked confirmed: {}",
                                         proposalId, orderId, confirmed.body());
                             }
@@ -83,6 +84,6 @@ class SocketProposals {
     /** A 2xx reply that is not {@code { ok: false }} (a cancel of an order that has already ended). */
     private static boolean succeeded(CommandReply reply) {
         JsonNode ok = reply.body() == null ? null : reply.body().get("ok");
-        return reply.status() >= 200 && reply.status() < 300 && (ok == null || !ok.isBoolean() || ok.asBoolean());
+        return CommandReplies.accepted(reply) && (ok == null || !ok.isBoolean() || ok.asBoolean());
     }
 }

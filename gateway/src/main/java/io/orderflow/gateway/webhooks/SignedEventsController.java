@@ -4,13 +4,13 @@ import io.orderflow.gateway.GatewayProperties;
 import io.orderflow.gateway.api.ApiError;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.commands.CommandBus;
+import io.orderflow.gateway.commands.CommandReplies;
 import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.orders.OrderIds;
 import io.orderflow.gateway.validation.RequestSchema;
 import io.orderflow.gateway.validation.RequestValidator;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
-import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.signing.WebhookSignature;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -73,10 +73,11 @@ class SignedEventsController {
 
     /** The agent's reply, except that an event nobody waits for yet is a conflict the sender can retry. */
     private static ResponseEntity<JsonNode> answer(CommandReply reply) {
-        JsonNode body = reply.body() == null ? Json.object() : reply.body();
-        boolean undelivered = reply.status() == HttpStatus.OK.value() && body.has("delivered")
+        JsonNode body = CommandReplies.body(reply);
+        int status = CommandReplies.status(reply);
+        boolean undelivered = status == HttpStatus.OK.value() && body.has("delivered")
                 && !body.get("delivered").asBoolean();
-        return ResponseEntity.status(undelivered ? HttpStatus.CONFLICT.value() : reply.status()).body(body);
+        return ResponseEntity.status(undelivered ? HttpStatus.CONFLICT.value() : status).body(body);
     }
 
     private static String unauthorized(WebhookSignature.Result verdict) {

@@ -6,6 +6,7 @@ import io.orderflow.kafka.TopicReader;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
 import java.io.IOException;
@@ -79,6 +80,7 @@ final class MailProcessorFake implements AutoCloseable {
         ObjectNode body = Json.object().put("orderId", start.orderId());
         String known = fingerprints.putIfAbsent(start.orderId(), start.fingerprint());
         int status;
+        RejectionKind kind = null;
         if (known == null) {
             started.add(start);
             status = 201;
@@ -88,9 +90,10 @@ final class MailProcessorFake implements AutoCloseable {
         } else {
             body = Json.object().put("error", "Idempotency-Key was already used with a different request body");
             status = 422;
+            kind = RejectionKind.ALREADY_EXISTS;
         }
         producer.send(new ProducerRecord<>(Topics.COMMAND_REPLIES.name(), envelope.replyTo(),
-                new CommandReply(envelope.correlationId(), start.orderId(), status, body)));
+                new CommandReply(envelope.correlationId(), start.orderId(), status, kind, body)));
     }
 
     private void state(HttpExchange exchange) throws IOException {

@@ -2,6 +2,7 @@ package io.orderflow.gateway.orders;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.orderflow.gateway.commands.StartRequest;
 import io.orderflow.schemas.json.Json;
 import org.junit.jupiter.api.Test;
 

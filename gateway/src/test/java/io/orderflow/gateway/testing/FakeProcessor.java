@@ -5,6 +5,7 @@ import io.orderflow.schemas.commands.BatchAction;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.events.OrderUpdate;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.ChatMessage;
@@ -117,6 +118,7 @@ public final class FakeProcessor implements AutoCloseable {
         FakeOrder order = orders.get(command.orderId());
         ObjectNode body = Json.object();
         int status = 200;
+        RejectionKind kind = null;
         if (command instanceof OrderCommand.StartOrder start) {
             if (order == null) {
                 orders.put(start.orderId(), new FakeOrder(start.orderId(), start.input().get("type").asString(),
@@ -127,13 +129,16 @@ public final class FakeProcessor implements AutoCloseable {
                 body.put("orderId", start.orderId()).put("replayed", true);
             } else {
                 status = 422;
+                kind = RejectionKind.ALREADY_EXISTS;
                 body.put("error", "Idempotency-Key was already used with a different request body");
             }
         } else if (order == null) {
             status = 404;
+            kind = RejectionKind.NOT_FOUND;
             body.put("error", "Order " + command.orderId() + " not found");
         } else if (expectedVersion(command) != null && expectedVersion(command) != version(order.orderId())) {
             status = 412;
+            kind = RejectionKind.PRECONDITION_FAILED;
             body.put("error", "Order " + order.orderId() + " is at version " + version(order.orderId()) + ", not "
                     + expectedVersion(command) + ": it changed since it was read; read it again and retry");
         } else {
@@ -152,6 +157,7 @@ public final class FakeProcessor implements AutoCloseable {
                         orders.put(order.orderId(), order.withStatus("running"));
                     } else {
                         status = 409;
+                        kind = RejectionKind.INVALID_STATE;
                         body.put("error", "That node is not waiting for an approval.");
                     }
                 }
@@ -173,15 +179,18 @@ public final class FakeProcessor implements AutoCloseable {
                 // the fake keeps no flows: the real agent decides migrations
                 case OrderCommand.MigrateOrder migrate -> {
                     status = 409;
+                    kind = RejectionKind.INVALID_STATE;
                     body.put("error", "The test processor does not migrate orders");
                 }
                 // the fake keeps no incidents
                 case OrderCommand.RetryIncident retry -> {
                     status = 404;
+                    kind = RejectionKind.NOT_FOUND;
                     body.put("error", "Incident " + retry.incidentId() + " not found");
                 }
                 case OrderCommand.DismissIncident dismiss -> {
                     status = 404;
+                    kind = RejectionKind.NOT_FOUND;
                     body.put("error", "Incident " + dismiss.incidentId() + " not found");
                 }
                 case OrderCommand.ConfirmProposal confirm -> {
@@ -190,9 +199,11 @@ public final class FakeProcessor implements AutoCloseable {
                             && m.proposal().id().equals(confirm.proposalId())).findFirst().orElse(null);
                     if (carrier == null) {
                         status = 404;
+                        kind = RejectionKind.NOT_FOUND;
                         body.put("error", "Unknown proposal " + confirm.proposalId() + ".");
                     } else if (!carrier.proposal().open()) {
                         status = 409;
+                        kind = RejectionKind.INVALID_STATE;
                         body.put("error", "Proposal " + confirm.proposalId() + " was already confirmed.");
                     } else {
                         chats.put(order.orderId(), chat.stream().map(m -> m == carrier
@@ -207,9 +218,11 @@ public final class FakeProcessor implements AutoCloseable {
                         body.put("ok", true).put("replayed", true);
                     } else if (!(batch.action() instanceof BatchAction.Cancel)) {
                         status = 409;
+                        kind = RejectionKind.INVALID_STATE;
                         body.put("error", "The test processor only cancels in a batch");
                     } else if (ENDED.contains(order.status())) {
                         status = 409;
+                        kind = RejectionKind.INVALID_STATE;
                         body.put("error", "Order " + order.orderId() + " has already ended: " + order.status());
                     } else {
                         orders.put(order.orderId(), order.withStatus("cancelled"));
@@ -234,7 +247,7 @@ public final class FakeProcessor implements AutoCloseable {
             body.put("version", version(command.orderId()));
         }
         producer.send(new ProducerRecord<>(Topics.COMMAND_REPLIES.name(), envelope.replyTo(),
-                new CommandReply(envelope.correlationId(), command.orderId(), status, body)));
+                new CommandReply(envelope.correlationId(), command.orderId(), status, kind, body)));
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.orderflow.processor.order;
 
-import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.commands.RejectionKind;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -18,8 +18,22 @@ public record Decision(List<OrderFact> facts, List<Effect> effects, Reply reply)
         effects = List.copyOf(effects);
     }
 
-    /** The reply to a command: an HTTP status and body. */
-    public record Reply(int status, JsonNode body) {
+    /**
+     * The reply to a command: its status (200, or 201 for a start) and body, or for a refusal its kind, with the body
+     * {@code {error}} and the status a gateway that reads no kind answers ({@link Rejection#compatibleStatus}).
+     *
+     * @param rejection why the command was refused; {@code null} when it was not
+     */
+    public record Reply(int status, JsonNode body, RejectionKind rejection) {
+
+        /** A command accepted, or answered without a change. */
+        public Reply(int status, JsonNode body) {
+            this(status, body, null);
+        }
+
+        public static Reply rejected(Rejection rejection) {
+            return new Reply(rejection.compatibleStatus(), rejection.body(), rejection.kind());
+        }
 
         /**
          * This reply, when it is a success, with the order's {@code version} after the command added to its body (an
@@ -27,12 +41,13 @@ public record Decision(List<OrderFact> facts, List<Effect> effects, Reply reply)
          * {@code If-Match}. A refusal keeps the one error shape, {@code {error}}.
          */
         public Reply withVersion(long version) {
-            if (status < 200 || status >= 300 || !(body instanceof ObjectNode object) || object.has("version")) {
+            if (rejection != null || status < 200 || status >= 300 || !(body instanceof ObjectNode object)
+                    || object.has("version")) {
                 return this;
             }
             ObjectNode versioned = object.deepCopy();
             versioned.put("version", version);
-            return new Reply(status, versioned);
+            return new Reply(status, versioned, null);
         }
     }
 
@@ -41,8 +56,7 @@ public record Decision(List<OrderFact> facts, List<Effect> effects, Reply reply)
     }
 
     public static Decision rejected(Rejection rejection) {
-        ObjectNode body = Json.object().put("error", rejection.message());
-        return new Decision(List.of(), List.of(), new Reply(rejection.status(), body));
+        return new Decision(List.of(), List.of(), Reply.rejected(rejection));
     }
 
     public static Decision of(List<OrderFact> facts, List<Effect> effects) {

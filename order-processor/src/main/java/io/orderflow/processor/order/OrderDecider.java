@@ -39,7 +39,6 @@ import java.util.Optional;
  */
 public final class OrderDecider {
 
-    public static final String DEFAULT_CANCEL_REASON = "Cancelled via API";
     public static final String NOT_SETTLED = "The run did not settle in time.";
 
     private final AgentSettings settings;
@@ -286,7 +285,8 @@ public final class OrderDecider {
         order.put("type", text(input, "type"));
         order.put("title", flowName + " · " + (customerId != null ? customerId : start.orderId()));
         order.put("customerId", customerId);
-        order.put("currency", text(input, "currency") != null ? text(input, "currency") : "USD");
+        String currency = text(input, "currency");
+        order.put("currency", currency != null ? currency : OrderCommand.StartOrder.DEFAULT_CURRENCY);
         ArrayNode lines = order.putArray("lines");
         if (input.get("lines") instanceof ArrayNode given) {
             for (JsonNode line : given) {
@@ -316,9 +316,9 @@ public final class OrderDecider {
         if (wait == null) {
             return Decision.none().replying(200, Json.object().put("delivered", false));
         }
-        ObjectNode refused = PaymentReference.refusal(given, text(state.order(), "currency"));
+        Rejection refused = PaymentReference.refusal(given, text(state.order(), "currency"));
         if (refused != null) {
-            return Decision.none().replying(400, refused);
+            return Decision.rejected(refused);
         }
         ObjectNode payload = given instanceof ObjectNode object ? object.deepCopy() : Json.object();
         payload.put("event", event);
@@ -374,7 +374,7 @@ public final class OrderDecider {
             return Decision.none().replying(200,
                     Json.object().put("ok", false).put("status", state.status().wire()));
         }
-        String reason = given == null || given.isBlank() ? DEFAULT_CANCEL_REASON : given;
+        String reason = given == null || given.isBlank() ? OrderCommand.CancelOrder.DEFAULT_REASON : given;
         List<Effect> effects = new ArrayList<>();
         for (Wait wait : state.waits()) {
             if (wait.isApproval()) {

@@ -2,9 +2,8 @@ package io.orderflow.processor.order;
 
 import java.math.BigDecimal;
 import java.util.Currency;
-import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.commands.RejectionKind;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The payment reference a person enters when delivering a payment event ({@code payment.received}) from the order
@@ -21,17 +20,12 @@ public final class PaymentReference {
     }
 
     /**
-     * What is wrong with the payload, as the 400 an invalid body gets: {@code { error, issues: [{ path, message }] }}
+     * What is wrong with the payload, answered as an invalid body is: {@code { error, issues: [{ path, message }] }}
      * with the path a JSON Pointer into the request ({@code /payload/amount}); {@code null} when nothing is.
      */
-    public static ObjectNode refusal(JsonNode payload, String orderCurrency) {
+    public static Rejection refusal(JsonNode payload, String orderCurrency) {
         String[] problem = problem(payload, orderCurrency);
-        if (problem == null) {
-            return null;
-        }
-        ObjectNode body = Json.object().put("error", problem[1]);
-        body.putArray("issues").addObject().put("path", problem[0]).put("message", problem[1]);
-        return body;
+        return problem == null ? null : new Rejection(RejectionKind.INVALID_ARGUMENT, problem[1], problem[0]);
     }
 
     /** The JSON Pointer and the message of the first problem, or {@code null}. */

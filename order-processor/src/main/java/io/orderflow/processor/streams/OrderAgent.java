@@ -264,8 +264,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             if (orderId == null || !orderId.equals(key)) {
                 log.warn("Refused a command keyed {} for order {}: a command is keyed by its order's id", key,
                         orderId);
-                reply(envelope, orderId, new Decision.Reply(400,
-                        Json.object().put("error", "A command must be keyed by its order's id")));
+                reply(envelope, orderId, Decision.Reply.rejected(Rejection.NOT_KEYED_BY_ORDER));
                 return;
             }
             OrderState state = read(orderId);
@@ -282,11 +281,10 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 settled = attempts(orderId, "command " + envelope.command().getClass().getSimpleName(),
                         () -> settled(state, applied(state, decision, now), decision.effects()));
             } catch (StateTooLarge e) {
-                reply(envelope, orderId, new Decision.Reply(422, Json.object().put("error", e.getMessage())));
+                reply(envelope, orderId, Decision.Reply.rejected(Rejection.tooLarge(e.getMessage())));
                 return;
             } catch (RuntimeException e) {
-                reply(envelope, orderId, new Decision.Reply(500,
-                        Json.object().put("error", "Engine error: " + e.getMessage())));
+                reply(envelope, orderId, Decision.Reply.rejected(Rejection.engineError(e.getMessage())));
                 return;
             }
             carryOut(orderId, state, settled, now);
@@ -299,8 +297,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             if (envelope.replyTo() == null) {
                 return;
             }
-            context.forward(caused(envelope.replyTo(),
-                    new CommandReply(envelope.correlationId(), orderId, reply.status(), reply.body())), REPLIES);
+            context.forward(caused(envelope.replyTo(), new CommandReply(envelope.correlationId(), orderId,
+                    reply.status(), reply.rejection(), reply.body())), REPLIES);
         }
 
         private void report(String key, RunReport report, long now) {
@@ -451,8 +449,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             try {
                 settled = settled(state, applied(state, decision, now), decision.effects());
             } catch (RuntimeException e) {
-                reply(envelope, orderId, new Decision.Reply(500,
-                        Json.object().put("error", "Engine error: " + e.getMessage())));
+                reply(envelope, orderId, Decision.Reply.rejected(Rejection.engineError(e.getMessage())));
                 return;
             }
             carryOut(orderId, state, settled, now);
@@ -564,7 +561,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             } catch (RuntimeException e) {
                 log.error("Could not decide {} for order {}", envelope.command().getClass().getSimpleName(),
                         envelope.command().orderId(), e);
-                return Decision.none().replying(500, Json.object().put("error", "Engine error: " + e.getMessage()));
+                return Decision.rejected(Rejection.engineError(e.getMessage()));
             }
         }
 

@@ -2,6 +2,7 @@ package io.orderflow.processor.order;
 
 import io.orderflow.processor.timers.Due;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.flows.EdgeDefinition;
 import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.flows.FlowVersion;
@@ -105,6 +106,11 @@ final class DeciderScenario {
 
     static Decision.Reply reply(int status, String json) {
         return new Decision.Reply(status, Json.MAPPER.readTree(json));
+    }
+
+    /** The refusal of kind {@code kind} with the one error message. */
+    static Decision.Reply rejected(RejectionKind kind, String error) {
+        return Decision.Reply.rejected(new Rejection(kind, error));
     }
 
     static JsonNode json(String json) {

@@ -4,10 +4,14 @@ import static io.orderflow.processor.order.DeciderScenario.FLOW;
 import static io.orderflow.processor.order.DeciderScenario.INSTANCE;
 import static io.orderflow.processor.order.DeciderScenario.ORDER;
 import static io.orderflow.processor.order.DeciderScenario.given;
+import static io.orderflow.processor.order.DeciderScenario.rejected;
 import static io.orderflow.processor.order.DeciderScenario.reply;
+import static io.orderflow.schemas.commands.RejectionKind.INCOMPATIBLE;
+import static io.orderflow.schemas.commands.RejectionKind.INVALID_STATE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.flows.EdgeDefinition;
 import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.flows.FlowVersion;
@@ -56,8 +60,8 @@ class MigrationScenarioTest {
         return new OrderCommand.MigrateOrder(ORDER, to, mapping, dryRun);
     }
 
-    private static void refused(DeciderScenario scenario, int status, String error) {
-        scenario.then(List.of(), List.of(), reply(status, Json.write(Json.object().put("error", error))));
+    private static void refused(DeciderScenario scenario, RejectionKind kind, String error) {
+        scenario.then(List.of(), List.of(), rejected(kind, error));
     }
 
     @Test
@@ -114,47 +118,49 @@ class MigrationScenarioTest {
 
     @Test
     void aMigrationThatDropsTheNodeTheOrderStandsAtIsRefusedNamingIt() {
-        refused(waitingAtApproval().when(migrate(V4, Map.of(), false), NOW), 409,
+        refused(waitingAtApproval().when(migrate(V4, Map.of(), false), NOW), INVALID_STATE,
                 "Order ord_1 stands at node approve, which version 4 of flow b2b_order does not have and the mapping "
                         + "does not move; map approve to a node of the same type");
     }
 
     @Test
     void aMigrationThatChangesTheTypeOfTheNodeTheOrderStandsAtIsRefused() {
-        refused(waitingAtApproval().when(migrate(V4, Map.of("approve", "pay", "pay", "review"), false), NOW), 409,
+        refused(waitingAtApproval().when(migrate(V4, Map.of("approve", "pay", "pay", "review"), false), NOW),
+                INVALID_STATE,
                 "Order ord_1 stands at node approve (approval), which would become node pay (wait_for_event) in "
                         + "version 4; a node the order stands at keeps its type");
     }
 
     @Test
     void mappingsNamingNodesNeitherVersionHasOrTwoNodesToOneAreRefused() {
-        refused(waitingAtApproval().when(migrate(V4, Map.of("approve", "nope"), false), NOW), 422,
+        refused(waitingAtApproval().when(migrate(V4, Map.of("approve", "nope"), false), NOW), INCOMPATIBLE,
                 "The mapping moves node approve to nope, which version 4 of flow b2b_order does not have");
-        refused(waitingAtApproval().when(migrate(V4, Map.of("ghost", "review"), false), NOW), 422,
+        refused(waitingAtApproval().when(migrate(V4, Map.of("ghost", "review"), false), NOW), INCOMPATIBLE,
                 "The mapping names node ghost, which version 3 of flow b2b_order (the order's) does not have");
-        refused(waitingAtApproval().when(migrate(V4, Map.of("approve", "pay"), false), NOW), 422,
+        refused(waitingAtApproval().when(migrate(V4, Map.of("approve", "pay"), false), NOW), INCOMPATIBLE,
                 "Nodes approve and pay would both become node pay; each node of the new version takes one node");
     }
 
     @Test
     void anOrderThatIsRunningEndedOrAlreadyOnTheVersionIsRefused() {
-        refused(given(status(OrderStatus.RUNNING)).when(migrate(V4, Map.of("approve", "review"), false), NOW), 409,
+        refused(given(status(OrderStatus.RUNNING)).when(migrate(V4, Map.of("approve", "review"), false), NOW),
+                INVALID_STATE,
                 "Order ord_1 is running; an order is migrated while it waits at an approval or an event");
         refused(given(status(OrderStatus.COMPLETED)).when(migrate(V4, Map.of("approve", "review"), false), NOW),
-                409, "Order ord_1 has already ended: completed");
-        refused(waitingAtApproval().when(migrate(FLOW, Map.of(), false), NOW), 409,
+                INVALID_STATE, "Order ord_1 has already ended: completed");
+        refused(waitingAtApproval().when(migrate(FLOW, Map.of(), false), NOW), INVALID_STATE,
                 "Order ord_1 is already on version 3 of flow b2b_order");
     }
 
     @Test
     void aVersionOfAnotherFlowOrForAnotherOrderTypeIsRefused() {
         FlowVersion other = new FlowVersion("purchase_request", 2, 10, V4.graph());
-        refused(waitingAtApproval().when(migrate(other, Map.of(), false), NOW), 422,
+        refused(waitingAtApproval().when(migrate(other, Map.of(), false), NOW), INCOMPATIBLE,
                 "Order ord_1 runs on flow b2b_order, not purchase_request");
         FlowDefinition g = V4.graph();
         FlowVersion retyped = new FlowVersion("b2b_order", 4, 10, new FlowDefinition(g.id(), g.name(), null,
                 OrderType.REORDER, g.nodes(), g.edges()));
-        refused(waitingAtApproval().when(migrate(retyped, Map.of("approve", "review"), false), NOW), 422,
+        refused(waitingAtApproval().when(migrate(retyped, Map.of("approve", "review"), false), NOW), INCOMPATIBLE,
                 "Version 4 of flow b2b_order is for reorder orders; order ord_1 is a b2b_order order");
     }
 }

@@ -2,6 +2,7 @@ package io.orderflow.processor.order;
 
 import io.orderflow.processor.timers.Due;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.Rollback;
@@ -18,6 +19,7 @@ import static io.orderflow.processor.order.DeciderScenario.INSTANCE;
 import static io.orderflow.processor.order.DeciderScenario.ORDER;
 import static io.orderflow.processor.order.DeciderScenario.given;
 import static io.orderflow.processor.order.DeciderScenario.json;
+import static io.orderflow.processor.order.DeciderScenario.rejected;
 import static io.orderflow.processor.order.DeciderScenario.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,7 +58,7 @@ class OrderDeciderScenarioTest {
     void givenACancelWithoutReason_whenCancelled_thenTheDefaultReasonIsUsed() {
         given(status(1, OrderStatus.RUNNING))
                 .when(new OrderCommand.CancelOrder(ORDER, null), NOW)
-                .then(List.of(new OrderFact.OrderCancelled(OrderDecider.DEFAULT_CANCEL_REASON, "api", NOW)),
+                .then(List.of(new OrderFact.OrderCancelled(OrderCommand.CancelOrder.DEFAULT_REASON, "api", NOW)),
                         List.of(new Effect.SendTask(new NodeTask.TerminateRun(ORDER, INSTANCE, "Cancelled via API")),
                                 new Effect.PublishEvent(new OrderEvent("order.cancelled", ORDER, "cancel", NOW, json("""
                                         {"order":{"id":"ord_1","type":"b2b_order","title":"B2B order · cus_1",
@@ -91,18 +93,16 @@ class OrderDeciderScenarioTest {
     void givenAnOrderThatChangedSinceItWasRead_whenCancelledExpectingTheOldVersion_thenItIsRefused412() {
         given(status(1, OrderStatus.RUNNING))
                 .when(new OrderCommand.CancelOrder(ORDER, "Budget frozen", 0L), NOW)
-                .then(List.of(), List.of(), reply(412, """
-                        {"error":"Order ord_1 is at version 1, not 0: it changed since it was read; read it again \
-                        and retry"}"""));
+                .then(List.of(), List.of(), rejected(RejectionKind.PRECONDITION_FAILED,
+                        "Order ord_1 is at version 1, not 0: it changed since it was read; read it again and retry"));
     }
 
     @Test
     void givenAnApprovalOnAStaleRead_whenDecided_thenItIsRefused412AndTheApprovalStaysOpen() {
         given(status(1, OrderStatus.WAITING), new OrderFact.WaitOpened(APPROVAL, 1_000))
                 .when(new OrderCommand.DecideApproval(ORDER, "approve", "approved", "ann", null, 3L), NOW)
-                .then(List.of(), List.of(), reply(412, """
-                        {"error":"Order ord_1 is at version 1, not 3: it changed since it was read; read it again \
-                        and retry"}"""));
+                .then(List.of(), List.of(), rejected(RejectionKind.PRECONDITION_FAILED,
+                        "Order ord_1 is at version 1, not 3: it changed since it was read; read it again and retry"));
     }
 
     @Test
@@ -116,9 +116,8 @@ class OrderDeciderScenarioTest {
     void givenAStaleExpectedVersion_whenTheNodeIsNotWaitingEither_thenTheStaleReadIsWhatIsReported() {
         given(status(1, OrderStatus.RUNNING))
                 .when(new OrderCommand.DecideApproval(ORDER, "approve", "approved", "ann", null, 9L), NOW)
-                .then(List.of(), List.of(), reply(412, """
-                        {"error":"Order ord_1 is at version 1, not 9: it changed since it was read; read it again \
-                        and retry"}"""));
+                .then(List.of(), List.of(), rejected(RejectionKind.PRECONDITION_FAILED,
+                        "Order ord_1 is at version 1, not 9: it changed since it was read; read it again and retry"));
     }
 
     @Test
@@ -139,7 +138,8 @@ class OrderDeciderScenarioTest {
     void aSuccessfulReplyCarriesTheVersionTheCommandLeft_aRefusalKeepsTheErrorShape() {
         // compared as text: a parsed 4 is an int node, the one added a long node
         assertThat(reply(200, "{\"ok\":true}").withVersion(4).body()).hasToString("{\"ok\":true,\"version\":4}");
-        assertThat(reply(412, "{\"error\":\"stale\"}").withVersion(4)).isEqualTo(reply(412, "{\"error\":\"stale\"}"));
+        assertThat(rejected(RejectionKind.PRECONDITION_FAILED, "stale").withVersion(4))
+                .isEqualTo(rejected(RejectionKind.PRECONDITION_FAILED, "stale"));
         assertThat(reply(200, "{\"version\":9}").withVersion(4)).isEqualTo(reply(200, "{\"version\":9}"));
         assertThat(new Decision.Reply(200, null).withVersion(4)).isEqualTo(new Decision.Reply(200, null));
     }

@@ -2,6 +2,7 @@ package io.orderflow.processor.order;
 
 import io.orderflow.schemas.commands.OrderCommand;
 import io.orderflow.schemas.commands.OrderSource;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.EventNames;
@@ -81,7 +82,7 @@ class OrderDeciderTest {
 
         assertThat(decision.changesState()).isFalse();
         assertThat(decision.effects()).isEmpty();
-        assertThat(decision.reply().status()).isEqualTo(409);
+        assertThat(decision.reply().rejection()).isEqualTo(RejectionKind.INVALID_STATE);
         assertThat(decision.reply().body().get("error").asString()).isEqualTo("That node is not waiting for an approval.");
     }
 

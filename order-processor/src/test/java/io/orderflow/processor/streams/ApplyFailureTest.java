@@ -5,6 +5,7 @@ import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.order.OrderApplier;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.model.OrderStatus;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
@@ -58,7 +59,7 @@ class ApplyFailureTest {
         CommandReply reply = agent.command(new OrderCommand.CancelOrder(ORDER, "changed my mind"));
 
         // then the caller is told, after the attempts the agent makes
-        assertThat(reply.status()).isEqualTo(500);
+        assertThat(reply.kind()).isEqualTo(RejectionKind.PROCESSING_ERROR);
         assertThat(reply.body().get("error").asString()).isEqualTo("Engine error: " + BROKEN);
 
         // and nothing was carried out: no terminate task, no order.cancelled event, the approval row still pending, its

@@ -4,6 +4,7 @@ import io.orderflow.processor.order.OrderState;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.TimelineEntry;
@@ -172,7 +173,7 @@ class AuditTimelineTest {
 
         CommandReply reply = agent.command(new OrderCommand.DeliverEvent(ORDER, "payment.received", payload), ANN);
 
-        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.kind()).isEqualTo(RejectionKind.INVALID_ARGUMENT);
         ObjectNode expected = Json.object().put("error", message);
         expected.putArray("issues").addObject().put("path", path).put("message", message);
         assertThat(reply.body()).isEqualTo(expected);

@@ -15,6 +15,7 @@ import io.orderflow.schemas.commands.BatchAction;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.Incident;
 import io.orderflow.schemas.model.NodePatch;
@@ -110,7 +111,7 @@ class BatchActionsTest {
         CommandReply other = agent.command(new OrderCommand.ApplyBatchAction(ORDER, "bat_other",
                 new BatchAction.Cancel("Again")), OLGA);
 
-        assertThat(other.status()).isEqualTo(409);
+        assertThat(other.kind()).isEqualTo(RejectionKind.INVALID_STATE);
         assertThat(other.body().get("error").asString()).isEqualTo("Order " + ORDER + " has already ended: cancelled");
         assertThat(agent.state(ORDER).version()).isEqualTo(version);
     }
@@ -135,7 +136,7 @@ class BatchActionsTest {
                 .body().get("replayed").asBoolean()).isTrue();
         CommandReply otherBatch = agent.command(new OrderCommand.ApplyBatchAction(ORDER, "bat_other",
                 new BatchAction.DecideApproval("approve", "rejected", "olga@example.com", null)), OLGA);
-        assertThat(otherBatch.status()).isEqualTo(409);
+        assertThat(otherBatch.kind()).isEqualTo(RejectionKind.INVALID_STATE);
         assertThat(otherBatch.body().get("error").asString()).isEqualTo("That node is not waiting for an approval.");
     }
 
@@ -144,7 +145,7 @@ class BatchActionsTest {
         agent.command(start(ORDER));
         agent.report(progress(1, 1, OrderStatus.WAITING));
         CommandReply none = batch(new BatchAction.DeliverEvent("payment.received", Json.object()));
-        assertThat(none.status()).isEqualTo(409);
+        assertThat(none.kind()).isEqualTo(RejectionKind.INVALID_STATE);
         assertThat(none.body().get("error").asString())
                 .isEqualTo("No node of order " + ORDER + " is waiting for payment.received");
         agent.report(eventWait("payment.received", Duration.ofDays(2).toMillis(), agent.now()));
@@ -170,7 +171,7 @@ class BatchActionsTest {
     void aBatchRetriesTheOrdersOpenIncidentOnce() {
         waitingForApproval();
         CommandReply nothing = batch(new BatchAction.RetryIncident());
-        assertThat(nothing.status()).isEqualTo(409);
+        assertThat(nothing.kind()).isEqualTo(RejectionKind.INVALID_STATE);
         assertThat(nothing.body().get("error").asString()).isEqualTo("Order " + ORDER + " has no open incident");
 
         broken.set(true);
@@ -213,9 +214,9 @@ class BatchActionsTest {
     void aBatchForAnUnknownOrderIsNotFound() {
         CommandReply reply = agent.command(new OrderCommand.ApplyBatchAction("ord_nobody", BATCH,
                 new BatchAction.Cancel("x")), OLGA);
-        assertThat(reply.status()).isEqualTo(404);
+        assertThat(reply.kind()).isEqualTo(RejectionKind.NOT_FOUND);
         CommandReply retry = agent.command(new OrderCommand.ApplyBatchAction("ord_nobody", BATCH,
                 new BatchAction.RetryIncident()), OLGA);
-        assertThat(retry.status()).isEqualTo(404);
+        assertThat(retry.kind()).isEqualTo(RejectionKind.NOT_FOUND);
     }
 }

@@ -3,6 +3,7 @@ package io.orderflow.processor.streams;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.ChatMessage;
 import io.orderflow.schemas.model.OrderStatus;
@@ -67,7 +68,7 @@ class ChatTest {
     void givenAnUnknownOrder_whenChatIsAppended_then404() {
         CommandReply reply = agent.command(new OrderCommand.AppendChat("ord_nobody", List.of(user("msg_1", "hi"))));
 
-        assertThat(reply.status()).isEqualTo(404);
+        assertThat(reply.kind()).isEqualTo(RejectionKind.NOT_FOUND);
         assertThat(agent.state("ord_nobody")).isNull();
     }
 
@@ -82,9 +83,9 @@ class ChatTest {
 
         assertThat(first.status()).isEqualTo(200);
         assertThat(agent.state(ORDER).chat().get(1).proposal().status()).isEqualTo("confirmed");
-        assertThat(second.status()).isEqualTo(409);
+        assertThat(second.kind()).isEqualTo(RejectionKind.INVALID_STATE);
         assertThat(second.body().get("error").asString()).isEqualTo("Proposal prop_1 was already confirmed.");
-        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.kind()).isEqualTo(RejectionKind.NOT_FOUND);
         assertThat(unknown.body().get("error").asString()).isEqualTo("Unknown proposal prop_nope.");
     }
 
@@ -93,7 +94,8 @@ class ChatTest {
         agent.command(start(ORDER));
         long version = agent.state(ORDER).version();
 
-        assertThat(agent.command(new OrderCommand.AppendChat(ORDER, List.of())).status()).isEqualTo(400);
+        assertThat(agent.command(new OrderCommand.AppendChat(ORDER, List.of())).kind())
+                .isEqualTo(RejectionKind.INVALID_ARGUMENT);
         assertThat(agent.state(ORDER).version()).isEqualTo(version);
     }
 

@@ -12,6 +12,7 @@ import io.orderflow.processor.order.OrderFact;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.Incident;
 import io.orderflow.schemas.model.NodeStatus;
@@ -183,13 +184,13 @@ class IncidentResolutionTest {
         CommandReply unknown = agent.command(new OrderCommand.RetryIncident(ORDER, ORDER + ":1"), OLGA);
         CommandReply noOrder = agent.command(new OrderCommand.RetryIncident("ord_nothing", "ord_nothing:1"), OLGA);
 
-        assertThat(retry.status()).isEqualTo(409);
+        assertThat(retry.kind()).isEqualTo(RejectionKind.INVALID_STATE);
         assertThat(retry.body().get("error").asString())
                 .isEqualTo("Incident " + incident.id() + " is already dismissed.");
-        assertThat(dismiss.status()).isEqualTo(409);
-        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(dismiss.kind()).isEqualTo(RejectionKind.INVALID_STATE);
+        assertThat(unknown.kind()).isEqualTo(RejectionKind.NOT_FOUND);
         assertThat(unknown.body().get("error").asString()).isEqualTo("Incident " + ORDER + ":1 not found");
-        assertThat(noOrder.status()).isEqualTo(404);
+        assertThat(noOrder.kind()).isEqualTo(RejectionKind.NOT_FOUND);
         assertThat(agent.state(ORDER)).isEqualTo(before);
         assertThat(agent.tasks()).isEmpty();
         assertThat(agent.updates()).isEmpty();

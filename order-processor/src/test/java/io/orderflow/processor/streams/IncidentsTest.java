@@ -13,6 +13,7 @@ import io.orderflow.processor.metrics.OrderMeters;
 import io.orderflow.processor.order.OrderApplier;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.Incident;
 import io.orderflow.schemas.model.OrderStatus;
@@ -102,7 +103,7 @@ class IncidentsTest {
 
         var reply = agent.command(big);
 
-        assertThat(reply.status()).isEqualTo(422);
+        assertThat(reply.kind()).isEqualTo(RejectionKind.TOO_LARGE);
         assertThat(reply.body().get("error").asString()).endsWith("over the limit of " + OrderAgent.MAX_STATE_BYTES);
         assertThat(agent.store(OrderAgent.ORDERS).get(OTHER)).isNull();
         assertThat(agent.tasks()).isEmpty();

@@ -4,6 +4,7 @@ import io.orderflow.processor.approvals.ApprovalRow;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.EdgeState;
@@ -82,7 +83,7 @@ class OrderTransitionsTest {
 
         // when / then: other fingerprint
         CommandReply conflict = agent.command(start(ORDER, "fp-2"));
-        assertThat(conflict.status()).isEqualTo(422);
+        assertThat(conflict.kind()).isEqualTo(RejectionKind.ALREADY_EXISTS);
         assertThat(conflict.body().get("error").asString())
                 .isEqualTo("Idempotency-Key was already used with a different request body");
         assertThat(agent.tasks()).isEmpty();
@@ -229,9 +230,10 @@ class OrderTransitionsTest {
     void commandsForAnUnknownOrderAreNotFound() {
         CommandReply reply = agent.command(new OrderCommand.DeliverEvent("ord_nope", "payment.received", null));
 
-        assertThat(reply.status()).isEqualTo(404);
+        assertThat(reply.kind()).isEqualTo(RejectionKind.NOT_FOUND);
         assertThat(reply.body()).isEqualTo(Json.object().put("error", "Order ord_nope not found"));
-        assertThat(agent.command(new OrderCommand.CancelOrder("ord_nope", null)).status()).isEqualTo(404);
+        assertThat(agent.command(new OrderCommand.CancelOrder("ord_nope", null)).kind())
+                .isEqualTo(RejectionKind.NOT_FOUND);
         assertThat(agent.command(new OrderCommand.DecideApproval("ord_nope", "a", "approved", null, null)).status())
                 .isEqualTo(404);
         assertThat(agent.state("ord_nope")).isNull();
@@ -260,7 +262,7 @@ class OrderTransitionsTest {
         CommandReply reply = agent.command(broken);
 
         // then the sender learns at once, and no order exists
-        assertThat(reply.status()).isEqualTo(500);
+        assertThat(reply.kind()).isEqualTo(RejectionKind.PROCESSING_ERROR);
         assertThat(reply.body().get("error").asString()).startsWith("Engine error");
         assertThat(agent.state("ord_broken")).isNull();
         assertThat(agent.tasks()).isEmpty();

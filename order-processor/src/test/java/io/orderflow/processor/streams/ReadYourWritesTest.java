@@ -2,6 +2,7 @@ package io.orderflow.processor.streams;
 
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.model.OrderStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,8 @@ class ReadYourWritesTest {
 
         CommandReply refused = agent.command(new OrderCommand.CancelOrder(ORDER, "stale", read));
 
-        assertThat(refused.status()).isEqualTo(412);
+        assertThat(refused.kind()).isEqualTo(RejectionKind.PRECONDITION_FAILED);
+        assertThat(refused.status()).as("what a gateway that reads no kind answers").isEqualTo(412);
         assertThat(refused.body().get("error").asString()).isEqualTo("Order " + ORDER + " is at version "
                 + (read + 1) + ", not " + read + ": it changed since it was read; read it again and retry");
         assertThat(refused.body().has("version")).isFalse();

@@ -6,6 +6,7 @@ import io.orderflow.processor.order.OrderState;
 import io.orderflow.processor.order.Wait;
 import io.orderflow.schemas.commands.CommandReply;
 import io.orderflow.schemas.commands.OrderCommand;
+import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.TimelineEntry;
 import io.orderflow.schemas.model.OrderStatus;
@@ -166,7 +167,7 @@ class WaitLifecycleTest {
         CommandReply onNothing = agent.command(new OrderCommand.DecideApproval(ORDER, "approve", "approved", null, null));
 
         for (CommandReply reply : new CommandReply[]{onEventWait, onNothing}) {
-            assertThat(reply.status()).isEqualTo(409);
+            assertThat(reply.kind()).isEqualTo(RejectionKind.INVALID_STATE);
             assertThat(reply.body()).isEqualTo(Json.object().put("error", "That node is not waiting for an approval."));
         }
         assertThat(agent.state(ORDER).waits()).hasSize(1);
@@ -235,7 +236,7 @@ class WaitLifecycleTest {
         agent.advance(Duration.ofMinutes(5));
         CommandReply second = agent.command(new OrderCommand.DecideApproval(ORDER, "approve", "rejected", "bob", null));
 
-        assertThat(second.status()).isEqualTo(409);
+        assertThat(second.kind()).isEqualTo(RejectionKind.INVALID_STATE);
         assertThat(agent.approval(ORDER, "approve").status()).isEqualTo("approved");
         assertThat(agent.tasks()).extracting(t -> ((NodeTask.ResumeNode) t).branch()).containsExactly("approved");
     }
@@ -248,7 +249,7 @@ class WaitLifecycleTest {
         agent.advance(Duration.ofMinutes(2));
         CommandReply late = agent.command(new OrderCommand.DecideApproval(ORDER, "approve", "approved", "amy", null));
 
-        assertThat(late.status()).isEqualTo(409);
+        assertThat(late.kind()).isEqualTo(RejectionKind.INVALID_STATE);
         assertThat(agent.approval(ORDER, "approve").status()).isEqualTo("escalated");
         assertThat(agent.tasks()).extracting(t -> ((NodeTask.ResumeNode) t).branch()).containsExactly("escalated");
     }

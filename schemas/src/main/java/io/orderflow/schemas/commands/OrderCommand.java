@@ -43,10 +43,29 @@ public sealed interface OrderCommand {
     record StartOrder(String orderId, FlowVersion flow, JsonNode input, JsonNode vars, String fingerprint,
                       boolean idempotent, OrderSource source) implements OrderCommand {
 
+        /** The contract's currency of an order whose start input names none. */
+        public static final String DEFAULT_CURRENCY = "USD";
+
         /** A start through the API: no {@link OrderSource}. */
         public StartOrder(String orderId, FlowVersion flow, JsonNode input, JsonNode vars, String fingerprint,
                           boolean idempotent) {
             this(orderId, flow, input, vars, fingerprint, idempotent, null);
+        }
+
+        /**
+         * The start of order {@code orderId} on {@code flow}, from whichever channel (the API, mail intake, the
+         * replenishment run). Only a keyed start ({@code idempotent}: its id derives from a key that a repeat sends
+         * again) carries the {@link StartFingerprint} of the flow, the version asked for, {@code input} and
+         * {@code vars}: a start without a key gets a new random id, which nothing repeats, so canonicalising and
+         * hashing its body would be work for nothing.
+         *
+         * @param askedVersion the version the request asked for, {@code null} for the latest published
+         * @param source       where the order came from when not through the API; {@code null} otherwise
+         */
+        public static StartOrder of(String orderId, FlowVersion flow, Integer askedVersion, JsonNode input,
+                                    JsonNode vars, boolean idempotent, OrderSource source) {
+            String fingerprint = idempotent ? StartFingerprint.of(flow.flowId(), askedVersion, input, vars) : null;
+            return new StartOrder(orderId, flow, input, vars, fingerprint, idempotent, source);
         }
     }
 
@@ -77,6 +96,12 @@ public sealed interface OrderCommand {
      * @param expectedVersion as {@link DecideApproval#expectedVersion}
      */
     record CancelOrder(String orderId, String reason, Long expectedVersion) implements OrderCommand {
+
+        /**
+         * The reason recorded for a cancel that gives none (or a blank one): the contract's default of the REST
+         * route, which the order's agent also records for a command that arrives without one.
+         */
+        public static final String DEFAULT_REASON = "Cancelled via API";
 
         /** A cancel whatever the order's version. */
         public CancelOrder(String orderId, String reason) {

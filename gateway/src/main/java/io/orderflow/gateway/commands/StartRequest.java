@@ -1,14 +1,15 @@
-package io.orderflow.gateway.orders;
+package io.orderflow.gateway.commands;
 
 import io.orderflow.schemas.commands.OrderCommand.StartOrder;
 import io.orderflow.schemas.commands.StartFingerprint;
-import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A start request that passed its schema, with defaults applied: {@code currency} USD and {@code vars} {}.
+ * A start request that passed its schema, with defaults applied: {@code currency} USD and {@code vars} {}. The REST
+ * route reads one from its body, mail intake from the body it builds out of a mail; {@link OrderCommands} turns it
+ * into the start command.
  *
  * @param version the version asked for, or {@code null} for the latest published
  */
@@ -17,7 +18,7 @@ public record StartRequest(String flowId, Integer version, ObjectNode input, Obj
     public static StartRequest of(JsonNode body) {
         ObjectNode input = (ObjectNode) body.get("input").deepCopy();
         if (!input.has("currency")) {
-            input.put("currency", "USD");
+            input.put("currency", StartOrder.DEFAULT_CURRENCY);
         }
         JsonNode vars = body.get("vars");
         JsonNode version = body.get("version");
@@ -33,14 +34,5 @@ public record StartRequest(String flowId, Integer version, ObjectNode input, Obj
      */
     public String fingerprint() {
         return StartFingerprint.of(flowId, version, input, vars);
-    }
-
-    /**
-     * The start command. Only a keyed start ({@code idempotent}) carries the fingerprint: a repeat can reach the same
-     * order only through its {@code Idempotency-Key}, while a start without one gets a new random id, which nothing
-     * repeats, so canonicalising and hashing its body would be work for nothing.
-     */
-    public StartOrder command(String orderId, FlowVersion flow, boolean idempotent) {
-        return new StartOrder(orderId, flow, input, vars, idempotent ? fingerprint() : null, idempotent);
     }
 }
