@@ -3,12 +3,15 @@ package io.orderflow.processor.index;
 import io.orderflow.processor.order.OrderState;
 import io.orderflow.processor.order.Wait;
 import io.orderflow.processor.store.IndexedStore;
+import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.json.JsonSerde;
 import io.orderflow.schemas.model.OrderIndexRow;
+import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.OrderType;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -48,11 +51,23 @@ public final class OrderIndex {
     private static final JsonSerde<OrderIndexRow> ROWS = JsonSerde.of(OrderIndexRow.class);
     private static final Serializer<OrderIndexRow> ROW_WRITER = ROWS.serializer();
     private static final Deserializer<OrderIndexRow> ROW_READER = ROWS.deserializer();
+    /** The fields of a stored row in the order its writer writes them, {@code search} last (written when present). */
+    private static final List<String> ROW_FIELDS = fieldsOf(new OrderIndexRow("", OrderType.values()[0],
+            OrderStatus.values()[0], "", "", 0, "", 0, "", "", java.math.BigDecimal.ONE, "", 0, 0, ""));
 
     /** The store's indexer: the entries and counters of one row. */
     public static final IndexedStore.Indexer INDEXER = (key, value) -> derived(key, read(value));
 
     private OrderIndex() {
+    }
+
+    private static List<String> fieldsOf(OrderIndexRow row) {
+        List<String> fields = new ArrayList<>();
+        Json.MAPPER.readTree(write(row)).propertyNames().forEach(fields::add);
+        if (!fields.getLast().equals(OrderIndexRow.SEARCH)) {
+            throw new IllegalStateException("A row's search text is expected last: " + fields);
+        }
+        return List.copyOf(fields);
     }
 
     /** Zero-padded {@code Long.MAX_VALUE - createdAt}, then the id: string order is newest first. */
@@ -85,6 +100,53 @@ public final class OrderIndex {
 
     public static OrderIndexRow read(byte[] stored) {
         return stored == null ? null : ROW_READER.deserialize(null, stored);
+    }
+
+    /**
+     * A stored row as a tree, read straight from its bytes: the same tree as the row decoded ({@link #read}) and
+     * turned into one again, for a row stored in the form {@link #write} gives it (its fields, in their order, each
+     * of its kind). Null for a row stored in any other form, which has to be decoded to be shown as this version
+     * shows it. Reading a tree costs a fraction of decoding the row and writing it again, on every row of a page.
+     */
+    public static ObjectNode tree(byte[] stored) {
+        if (!(Json.MAPPER.readTree(stored) instanceof ObjectNode tree) || tree.size() < ROW_FIELDS.size() - 1
+                || tree.size() > ROW_FIELDS.size()) {
+            return null;
+        }
+        int at = 0;
+        for (Map.Entry<String, JsonNode> field : tree.properties()) {
+            if (!field.getKey().equals(ROW_FIELDS.get(at)) || !isCanonical(field.getKey(), field.getValue())) {
+                return null;
+            }
+            at++;
+        }
+        return tree;
+    }
+
+    /** The row of a tree {@link #tree(byte[])} gave. */
+    public static OrderIndexRow row(ObjectNode tree) {
+        JsonNode total = tree.get("total");
+        return new OrderIndexRow(text(tree, "id"), OrderType.fromWire(text(tree, "type")),
+                OrderStatus.fromWire(text(tree, "status")), text(tree, "title"), text(tree, "flowId"),
+                tree.get("flowVersion").intValue(), text(tree, "instanceId"), tree.get("generation").intValue(),
+                text(tree, "customerId"), text(tree, "currency"), total.isNull() ? null : total.decimalValue(),
+                text(tree, "waitingOn"), tree.get("createdAt").longValue(), tree.get("updatedAt").longValue(),
+                text(tree, OrderIndexRow.SEARCH));
+    }
+
+    /** Whether a field's value is one the row's decoder reads and its writer writes back as it is. */
+    private static boolean isCanonical(String field, JsonNode value) {
+        return switch (field) {
+            case "type" -> value.isNull() || value.isString() && OrderType.fromWire(value.asString()) != null
+                    && OrderType.fromWire(value.asString()).wire().equals(value.asString());
+            case "status" -> value.isString() && OrderStatus.fromWire(value.asString()) != null
+                    && OrderStatus.fromWire(value.asString()).wire().equals(value.asString());
+            case "flowVersion", "generation" -> value.isInt();
+            case "createdAt", "updatedAt" -> value.isIntegralNumber() && value.canConvertToLong();
+            case "total" -> value.isNull() || value.isIntegralNumber() || value.isBigDecimal();
+            case OrderIndexRow.SEARCH -> value.isString();
+            default -> value.isNull() || value.isString();
+        };
     }
 
     /** The scope of rows with a type and a status, either absent (null or blank). */

@@ -115,12 +115,12 @@ public final class OrderIndexReads {
                 String suffix = entry.key().substring(prefix.length());
                 last = position(suffix);
                 String rowKey = byUpdate ? new String(entry.value(), StandardCharsets.UTF_8) : suffix;
-                OrderIndexRow row = OrderIndex.read(entry.store().get(rowKey));
-                if (row != null && passes(row, query)) {
+                Stored row = Stored.of(entry.store().get(rowKey), filters(query));
+                if (row != null && row.passes(query)) {
                     if (rows.size() == limit) {
                         return new Page(rows, position(rows.getLast(), byUpdate));
                     }
-                    rows.add(shown(row));
+                    rows.add(row.shown());
                 }
             }
             return new Page(rows, null);
@@ -133,15 +133,15 @@ public final class OrderIndexReads {
      */
     private static Page best(List<ReadOnlyKeyValueStore<String, byte[]>> stores, String prefix,
                              OrderQueries.ListQuery query, Position after) {
-        Comparator<OrderIndexRow> changeOrder = Comparator.comparingLong(OrderIndexRow::updatedAt).reversed()
-                .thenComparing(OrderIndexRow::id);
+        Comparator<Stored> changeOrder = Comparator.comparingLong((Stored row) -> row.row().updatedAt()).reversed()
+                .thenComparing(row -> row.row().id());
         int keep = query.limit() + 1;
-        PriorityQueue<OrderIndexRow> kept = new PriorityQueue<>(changeOrder.reversed());
+        PriorityQueue<Stored> kept = new PriorityQueue<>(changeOrder.reversed());
         try (IndexScan scan = createdRange(stores, prefix, query, null)) {
             while (scan.hasNext()) {
                 IndexScan.Entry entry = scan.next();
-                OrderIndexRow row = OrderIndex.read(entry.store().get(entry.key().substring(prefix.length())));
-                if (row == null || !passes(row, query) || after != null && !isAfter(row, after)) {
+                Stored row = Stored.of(entry.store().get(entry.key().substring(prefix.length())), true);
+                if (row == null || !row.passes(query) || after != null && !isAfter(row.row(), after)) {
                     continue;
                 }
                 kept.add(row);
@@ -150,10 +150,10 @@ public final class OrderIndexReads {
                 }
             }
         }
-        List<OrderIndexRow> sorted = new ArrayList<>(kept);
+        List<Stored> sorted = new ArrayList<>(kept);
         sorted.sort(changeOrder);
         List<JsonNode> rows = new ArrayList<>();
-        sorted.stream().limit(query.limit()).forEach(row -> rows.add(shown(row)));
+        sorted.stream().limit(query.limit()).forEach(row -> rows.add(row.shown()));
         Position next = sorted.size() > query.limit() ? position(rows.getLast(), true) : null;
         return new Page(rows, next);
     }
@@ -242,8 +242,13 @@ public final class OrderIndexReads {
         if (q == null) {
             return null;
         }
-        List<String> candidates = OrderIndex.words(q).stream().filter(w -> w.length() >= OrderIndex.SHORTEST_PREFIX)
+        List<String> words = OrderIndex.words(q).stream().filter(w -> w.length() >= OrderIndex.SHORTEST_PREFIX)
                 .map(w -> w.substring(0, Math.min(w.length(), OrderIndex.INDEXED_PREFIX))).distinct().toList();
+        List<String> candidates = words.stream().filter(word -> words.stream().noneMatch(other ->
+                implies(other, word))).toList();
+        if (candidates.size() == 1) {
+            return candidates.getFirst();
+        }
         for (int bound = FEWEST_COUNTED; !candidates.isEmpty(); bound *= 10) {
             Map<String, Integer> entries = new LinkedHashMap<>();
             for (String word : candidates) {
@@ -262,6 +267,24 @@ public final class OrderIndexReads {
         return null;
     }
 
+    /**
+     * Whether every row with a word starting with {@code word} also has one starting with {@code part}, because a part
+     * of {@code word} between {@code _} and {@code -} starts with it ({@code sku-42} and {@code sku}): the rows a word
+     * is split into parts for ({@link OrderIndex#words(String)}) have those parts as words too. Such a part never has
+     * fewer entries than the word, and is the shorter: it is never the word a search reads, and need not be counted.
+     */
+    private static boolean implies(String word, String part) {
+        if (word.equals(part) || word.indexOf('_') < 0 && word.indexOf('-') < 0) {
+            return false;
+        }
+        for (String piece : word.split("[_-]")) {
+            if (piece.startsWith(part)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The keys of an index in creation order, within the query's creation range, from {@code from} on. */
     private static IndexScan createdRange(List<ReadOnlyKeyValueStore<String, byte[]>> stores, String prefix,
                                           OrderQueries.ListQuery query, String from) {
@@ -276,6 +299,39 @@ public final class OrderIndexReads {
 
     private static boolean passes(OrderIndexRow row, OrderQueries.ListQuery query) {
         return OrderIndex.matches(row, query.type(), query.status(), query.q(), query.since(), query.until());
+    }
+
+    /** Whether the query filters rows at all: without a filter every row passes, and none is decoded to check it. */
+    private static boolean filters(OrderQueries.ListQuery query) {
+        return query.type() != null && !query.type().isBlank() || query.status() != null && !query.status().isBlank()
+                || query.q() != null && !OrderIndex.words(query.q()).isEmpty() || query.since() != null
+                || query.until() != null;
+    }
+
+    /**
+     * A stored row read for a page: its tree as the list shows it, and the row itself when it is to be filtered or
+     * sorted (null otherwise). A row stored in the form this version writes is read as a tree straight from its
+     * bytes ({@link OrderIndex#tree}); any other is decoded and shown from the row, as the same JSON.
+     */
+    private record Stored(JsonNode shown, OrderIndexRow row) {
+
+        static Stored of(byte[] stored, boolean withRow) {
+            if (stored == null) {
+                return null;
+            }
+            ObjectNode tree = OrderIndex.tree(stored);
+            if (tree == null) {
+                OrderIndexRow row = OrderIndex.read(stored);
+                return new Stored(OrderIndexReads.shown(row), row);
+            }
+            OrderIndexRow row = withRow ? OrderIndex.row(tree) : null;
+            tree.remove(OrderIndexRow.SEARCH);
+            return new Stored(tree, row);
+        }
+
+        boolean passes(OrderQueries.ListQuery query) {
+            return row == null || OrderIndexReads.passes(row, query);
+        }
     }
 
     /** The position of an index key's suffix {@code <newest-first time>|<id>}. */

@@ -1,6 +1,7 @@
 package io.orderflow.processor.index;
 
 import io.orderflow.processor.store.IndexedStore;
+import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.OrderType;
@@ -94,6 +95,72 @@ class IndexedStoreTest {
         } finally {
             indexed.close();
         }
+    }
+
+    @Test
+    void aSearchForAWordWithPartsStillReadsARarerOtherWord() {
+        // given 1,500 orders with the SKU sku-42 (and so the words sku and 42), 20 of them of the customer cus_rare
+        KeyValueStore<String, byte[]> indexed = Stores.keyValueStoreBuilder(
+                IndexedStore.persistent("index", OrderIndex.INDEXER), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled().build();
+        indexed.init(context().getStateStoreContext(), indexed);
+        try {
+            for (int i = 0; i < 1_500; i++) {
+                OrderIndexRow row = withSearch(row("ord_" + i, OrderStatus.QUEUED, i, i < 20 ? "cus_rare" : "cus_x"),
+                        "sku-42\nwidget");
+                indexed.put(OrderIndex.key(row.createdAt(), row.id()), OrderIndex.write(row));
+            }
+            // when a search names the SKU alone, then it reads the SKU's entries, not those of its part sku
+            assertThat(OrderIndexReads.searchWord(List.of(indexed), "SKU-42")).isEqualTo("sku-42");
+            // and when it names the SKU and a rarer word, it reads the rarer word's
+            assertThat(OrderIndexReads.searchWord(List.of(indexed), "SKU-42 rare")).isEqualTo("rare");
+            assertThat(OrderIndexReads.page(List.of(indexed),
+                    io.orderflow.schemas.query.OrderQueries.ListQuery.of(null, null, "SKU-42 rare"), null).rows())
+                    .hasSize(20);
+        } finally {
+            indexed.close();
+        }
+    }
+
+    @Test
+    void aRowStoredInAnotherFormIsListedAsThisVersionShowsIt() {
+        // given a row as this version writes it, and one stored without waitingOn and with a field no longer kept
+        KeyValueStore<String, byte[]> indexed = Stores.keyValueStoreBuilder(
+                IndexedStore.persistent("index", OrderIndex.INDEXER), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled().build();
+        indexed.init(context().getStateStoreContext(), indexed);
+        try {
+            OrderIndexRow current = withSearch(row("ord_new", OrderStatus.QUEUED, 2_000), "sku-1");
+            indexed.put(OrderIndex.key(current.createdAt(), current.id()), OrderIndex.write(current));
+            tools.jackson.databind.node.ObjectNode older = (tools.jackson.databind.node.ObjectNode)
+                    Json.tree(row("ord_old", OrderStatus.QUEUED, 1_000));
+            older.remove("waitingOn");
+            older.put("legacy", "x");
+            indexed.put(OrderIndex.key(1_000, "ord_old"), Json.MAPPER.writeValueAsBytes(older));
+
+            // when the list is read, then each row is the JSON of the row decoded, without its search text
+            List<String> listed = OrderIndexReads.page(List.of(indexed),
+                    io.orderflow.schemas.query.OrderQueries.ListQuery.of(null, null, null), null).rows().stream()
+                    .map(Json.MAPPER::writeValueAsString).toList();
+            assertThat(listed).containsExactly(shown(current), shown(OrderIndex.read(
+                    Json.MAPPER.writeValueAsBytes(older))));
+            assertThat(listed.get(1)).contains("\"waitingOn\":null").doesNotContain("legacy");
+            assertThat(listed.get(0)).doesNotContain("search");
+        } finally {
+            indexed.close();
+        }
+    }
+
+    private static String shown(OrderIndexRow row) {
+        tools.jackson.databind.node.ObjectNode shown = (tools.jackson.databind.node.ObjectNode) Json.tree(row);
+        shown.remove(OrderIndexRow.SEARCH);
+        return Json.MAPPER.writeValueAsString(shown);
+    }
+
+    private static OrderIndexRow withSearch(OrderIndexRow row, String search) {
+        return new OrderIndexRow(row.id(), row.type(), row.status(), row.title(), row.flowId(), row.flowVersion(),
+                row.instanceId(), row.generation(), row.customerId(), row.currency(), row.total(), row.waitingOn(),
+                row.createdAt(), row.updatedAt(), search);
     }
 
     private MockProcessorContext<Object, Object> context() {
