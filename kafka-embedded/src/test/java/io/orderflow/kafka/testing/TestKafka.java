@@ -4,13 +4,15 @@ import io.orderflow.kafka.embedded.EmbeddedKafkaBroker;
 import io.orderflow.kafka.TopicProvisioner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.UnixDomainSocketAddress;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
+import org.apache.kafka.common.utils.AppInfoParser;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.utility.DockerImageName;
 
 /**
  * The one place integration tests get a real broker from: Testcontainers' Kafka where a Docker engine answers,
@@ -18,8 +20,9 @@ import org.testcontainers.kafka.KafkaContainer;
  */
 public final class TestKafka {
 
-    private static final String IMAGE = "apache/kafka:4.3.1";
-    private static final Path DEFAULT_DOCKER_SOCKET = Path.of("/var/run/docker.sock");
+    private static final Logger LOG = LoggerFactory.getLogger(TestKafka.class);
+    /** The image Testcontainers 2.0.5 starts its resource reaper (Ryuk) from, unless TESTCONTAINERS_RYUK_DISABLED. */
+    private static final String RYUK_IMAGE = "testcontainers/ryuk:0.14.0";
     private static String bootstrapServers;
     private static Boolean dockerAnswers;
 
@@ -75,34 +78,54 @@ public final class TestKafka {
     /** Asked once per test JVM: the answer does not change while the tests run. */
     private static synchronized boolean dockerAvailable() {
         if (dockerAnswers == null) {
-            dockerAnswers = !"false".equals(System.getProperty("orderflow.test.docker"))
-                    && !defaultSocketRefuses() && testcontainersFindsDocker();
+            String reason = reasonNotToUseDocker();
+            dockerAnswers = reason == null;
+            LOG.info(reason == null ? "Test broker: Testcontainers' Kafka (" + image() + ")"
+                    : "Test broker: the in-process KRaft broker, since " + reason);
         }
         return dockerAnswers;
     }
 
     /**
-     * Whether the engine is plainly not running: no {@code DOCKER_HOST} points elsewhere, and the default socket is
-     * there but nothing accepts on it (Docker installed, its daemon stopped). Answered by one connection attempt, where
-     * Testcontainers would load its client and try each of its strategies first. Anything else is left to
-     * Testcontainers.
+     * The image the container is started from: {@code -Dorderflow.test.kafka-image}, by default the upstream
+     * {@code apache/kafka} image of the Kafka version on the classpath (the name {@code docker/offline-images.sh} gives
+     * its stand-in). Either is declared a substitute for {@code apache/kafka}, which the Kafka module checks.
      */
-    private static boolean defaultSocketRefuses() {
-        if (System.getenv("DOCKER_HOST") != null || !Files.exists(DEFAULT_DOCKER_SOCKET)) {
-            return false;
-        }
-        try (SocketChannel ignored = SocketChannel.open(UnixDomainSocketAddress.of(DEFAULT_DOCKER_SOCKET))) {
-            return false;
-        } catch (IOException e) {
-            return true;
-        }
+    public static DockerImageName image() {
+        String name = System.getProperty("orderflow.test.kafka-image", "apache/kafka:" + AppInfoParser.getVersion());
+        return DockerImageName.parse(name).asCompatibleSubstituteFor("apache/kafka");
     }
 
-    private static boolean testcontainersFindsDocker() {
+    /**
+     * Why the tests of this JVM do not use a container, or {@code null} when they do. Where no {@code DOCKER_HOST}
+     * points elsewhere, the engine's default socket is asked first (a few seconds at most): whether it answers at all
+     * (Docker installed, its daemon stopped), and whether the images the container needs are there, since
+     * Testcontainers would otherwise try to pull a missing one for minutes (two rounds of two minutes each where no
+     * registry answers) before giving up. Anything else is left to Testcontainers.
+     */
+    private static String reasonNotToUseDocker() {
+        if ("false".equals(System.getProperty("orderflow.test.docker"))) {
+            return "-Dorderflow.test.docker=false";
+        }
+        if (System.getenv("DOCKER_HOST") == null) {
+            String noEngine = DockerEngine.whyNoEngine();
+            if (noEngine != null) {
+                return noEngine;
+            }
+            String kafka = image().asCanonicalNameString();
+            if (!DockerEngine.hasImage(kafka)) {
+                return "the engine has no image " + kafka + " (docker pull it, or build its stand-in with "
+                        + "docker/offline-images.sh where no registry answers)";
+            }
+            if (!Boolean.parseBoolean(System.getenv("TESTCONTAINERS_RYUK_DISABLED")) && !DockerEngine.hasImage(RYUK_IMAGE)) {
+                return "the engine has no image " + RYUK_IMAGE + " for Testcontainers' Ryuk (docker pull it, or set "
+                        + "TESTCONTAINERS_RYUK_DISABLED=true where no registry answers, as .ci/run does)";
+            }
+        }
         try {
-            return DockerClientFactory.instance().isDockerAvailable();
+            return DockerClientFactory.instance().isDockerAvailable() ? null : "Testcontainers finds no Docker engine";
         } catch (RuntimeException e) {
-            return false;
+            return "Testcontainers finds no Docker engine (" + e.getMessage() + ")";
         }
     }
 
@@ -119,7 +142,7 @@ public final class TestKafka {
     }
 
     private static Cluster container() {
-        KafkaContainer kafka = new KafkaContainer(IMAGE);
+        KafkaContainer kafka = new KafkaContainer(image());
         kafka.start();
         return new Cluster(kafka.getBootstrapServers(), kafka::stop);
     }
