@@ -15,8 +15,13 @@ import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * The one place integration tests get a real broker from: Testcontainers' Kafka where a Docker engine answers,
- * otherwise the in-process KRaft broker. Started once per test JVM, with every topic of the registry created.
+ * The one place integration tests get a real broker from. Most get the in-process KRaft broker; the classes tagged
+ * {@code docker} (one per module with broker tests) take {@link #containerBootstrapServers()}: Testcontainers' Kafka
+ * where a Docker engine answers and has the image, else the same in-process broker. {@code -Dorderflow.test.docker}
+ * chooses: unset or {@code true} as said, {@code all} every broker on Testcontainers (where it can), {@code false}
+ * none. A container costs 7 to 30 s to start on the shared 2-core machine, and every class that starts deployments of
+ * its own would pay it for each (docs/testing.md has the figures). Each broker is started once per test JVM, with
+ * every topic of the registry created.
  */
 public final class TestKafka {
 
@@ -24,17 +29,36 @@ public final class TestKafka {
     /** The image Testcontainers 2.0.5 starts its resource reaper (Ryuk) from, unless TESTCONTAINERS_RYUK_DISABLED. */
     private static final String RYUK_IMAGE = "testcontainers/ryuk:0.14.0";
     private static String bootstrapServers;
+    private static String containerBootstrapServers;
     private static Boolean dockerAnswers;
 
     private TestKafka() {
     }
 
+    /** The broker most tests share: in-process, or on Testcontainers with {@code -Dorderflow.test.docker=all}. */
     public static synchronized String bootstrapServers() {
         if (bootstrapServers == null) {
-            bootstrapServers = dockerAvailable() ? startContainer() : startInProcess();
+            bootstrapServers = "all".equals(mode()) && dockerAvailable() ? startContainer() : startInProcess();
             TopicProvisioner.createMissing(bootstrapServers, 3, (short) 1);
         }
         return bootstrapServers;
+    }
+
+    /**
+     * The broker of the classes tagged {@code docker}: Testcontainers' Kafka, from {@link #image()}, where a Docker
+     * engine answers and has the images (the log says which broker and, if in-process, why); otherwise the shared
+     * in-process broker of {@link #bootstrapServers()}.
+     */
+    public static synchronized String containerBootstrapServers() {
+        if (containerBootstrapServers == null) {
+            if (!"false".equals(mode()) && dockerAvailable()) {
+                containerBootstrapServers = "all".equals(mode()) ? bootstrapServers() : startContainer();
+                TopicProvisioner.createMissing(containerBootstrapServers, 3, (short) 1);
+            } else {
+                containerBootstrapServers = bootstrapServers();
+            }
+        }
+        return containerBootstrapServers;
     }
 
     /**
@@ -43,7 +67,7 @@ public final class TestKafka {
      * done, so the clusters of a test JVM do not pile up.
      */
     public static synchronized Cluster newCluster() {
-        Cluster cluster = dockerAvailable() ? container() : inProcess();
+        Cluster cluster = "all".equals(mode()) && dockerAvailable() ? container() : inProcess();
         TopicProvisioner.createMissing(cluster.bootstrapServers(), 3, (short) 1);
         return cluster;
     }
@@ -75,6 +99,10 @@ public final class TestKafka {
         }
     }
 
+    private static String mode() {
+        return System.getProperty("orderflow.test.docker", "true");
+    }
+
     /** Asked once per test JVM: the answer does not change while the tests run. */
     private static synchronized boolean dockerAvailable() {
         if (dockerAnswers == null) {
@@ -104,7 +132,7 @@ public final class TestKafka {
      * registry answers) before giving up. Anything else is left to Testcontainers.
      */
     private static String reasonNotToUseDocker() {
-        if ("false".equals(System.getProperty("orderflow.test.docker"))) {
+        if ("false".equals(mode())) {
             return "-Dorderflow.test.docker=false";
         }
         if (System.getenv("DOCKER_HOST") == null) {
