@@ -9,6 +9,8 @@
 #       apache/kafka:4.3.1          Kafka's jars from Maven Central, KRaft     (docker/images/kafka)
 #       prom/prometheus:v3.7.3      Debian's prometheus package                (docker/images/prometheus)
 #     Grafana cannot be made this way: it sits in the compose profile `monitoring`, left out of a plain `up`.
+#     The Kafka stand-in also serves the tests' Testcontainers KafkaContainer (TestKafka), and the Debian base the
+#     webhook receiver of docker/compose-smoke.sh.
 # An image that already exists (pulled or built before) is kept; FORCE=1 rebuilds the stand-ins.
 # Settings: DEBIAN_MIRROR (default: the first Debian mirror apt uses here), WORK_DIR (default /var/tmp/orderflow-offline).
 set -euo pipefail

@@ -3,6 +3,7 @@ package io.orderflow.compose;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.orderflow.kafka.testing.TestKafka;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * {@code order.completed} webhook received, Prometheus's four targets up, then down with the volumes. The gateway and
  * Prometheus publish on free host ports and the project has a name of its own, so a stack already running on the
  * machine is neither in the way nor taken down. Skipped, with the script's reason, where no engine, Compose v2, image
- * or jar is there; each step's time and the total are in this class's output.
+ * or jar is there, and where Docker is not to be used ({@link TestKafka#mode()} false); each step's time and the total
+ * are in this class's output.
  */
 class ComposeEndToEndTest {
 
@@ -34,6 +36,8 @@ class ComposeEndToEndTest {
 
     @Test
     void an_order_through_the_compose_stack_completes_and_its_signed_webhook_is_received() throws Exception {
+        assumeTrue(!"false".equals(TestKafka.mode()),
+                "orderflow.test.docker (or ORDERFLOW_TEST_DOCKER) is false: Docker is not to be used");
         Path root = Path.of("").toAbsolutePath().getParent();
         Path script = root.resolve("docker/compose-smoke.sh");
         assumeTrue(Files.isRegularFile(script), "no " + script);

@@ -4,19 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.orderflow.kafka.testing.TestKafka;
 import java.time.Duration;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** The gateway started the way {@code main} and the standalone launcher start it: settings from gateway.yaml. */
-@Tag("docker")
 class GatewayApplicationTest {
 
     @Test
     void starts_from_its_own_config_file_and_answers_health() {
         try (ConfigurableApplicationContext context = GatewayApplication.application().run(
-                "--server.port=0", "--orderflow.kafka.bootstrap-servers=" + TestKafka.containerBootstrapServers())) {
+                "--server.port=0", "--orderflow.kafka.bootstrap-servers=" + TestKafka.bootstrapServers())) {
             GatewayProperties settings = context.getBean(GatewayProperties.class);
             assertThat(settings.processorUrl()).isEqualTo(
                     System.getenv().getOrDefault("PROCESSOR_URL", "http://localhost:8081"));

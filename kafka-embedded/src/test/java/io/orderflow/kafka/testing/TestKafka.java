@@ -18,7 +18,7 @@ import org.testcontainers.utility.DockerImageName;
  * The one place integration tests get a real broker from. Most get the in-process KRaft broker; the classes tagged
  * {@code docker} (one per module with broker tests) take {@link #containerBootstrapServers()}: Testcontainers' Kafka
  * where a Docker engine answers and has the image, else the same in-process broker. {@code -Dorderflow.test.docker}
- * chooses: unset or {@code true} as said, {@code all} every broker on Testcontainers (where it can), {@code false}
+ * (or the environment's ORDERFLOW_TEST_DOCKER) chooses: unset or {@code true} as said, {@code all} every broker on Testcontainers (where it can), {@code false}
  * none. A container costs 7 to 30 s to start on the shared 2-core machine, and every class that starts deployments of
  * its own would pay it for each (docs/testing.md has the figures). Each broker is started once per test JVM, with
  * every topic of the registry created.
@@ -51,7 +51,7 @@ public final class TestKafka {
      */
     public static synchronized String containerBootstrapServers() {
         if (containerBootstrapServers == null) {
-            if (!"false".equals(mode()) && dockerAvailable()) {
+            if (dockerAvailable()) {
                 containerBootstrapServers = "all".equals(mode()) ? bootstrapServers() : startContainer();
                 TopicProvisioner.createMissing(containerBootstrapServers, 3, (short) 1);
             } else {
@@ -99,8 +99,10 @@ public final class TestKafka {
         }
     }
 
-    private static String mode() {
-        return System.getProperty("orderflow.test.docker", "true");
+    /** {@code -Dorderflow.test.docker}, else the environment's ORDERFLOW_TEST_DOCKER (.ci/run's), else {@code true}. */
+    public static String mode() {
+        String mode = System.getProperty("orderflow.test.docker", System.getenv("ORDERFLOW_TEST_DOCKER"));
+        return mode == null || mode.isBlank() ? "true" : mode;
     }
 
     /** Asked once per test JVM: the answer does not change while the tests run. */
@@ -133,7 +135,7 @@ public final class TestKafka {
      */
     private static String reasonNotToUseDocker() {
         if ("false".equals(mode())) {
-            return "-Dorderflow.test.docker=false";
+            return "orderflow.test.docker (or ORDERFLOW_TEST_DOCKER) is false";
         }
         if (System.getenv("DOCKER_HOST") == null) {
             String noEngine = DockerEngine.whyNoEngine();
