@@ -9,6 +9,8 @@
 #       apache/kafka:4.3.1          Kafka's jars from Maven Central, KRaft     (docker/images/kafka)
 #       prom/prometheus:v3.7.3      Debian's prometheus package                (docker/images/prometheus)
 #     Grafana cannot be made this way: it sits in the compose profile `monitoring`, left out of a plain `up`.
+#     The Kafka stand-in also serves the tests' Testcontainers KafkaContainer (TestKafka), and the Debian base the
+#     webhook receiver of docker/compose-smoke.sh.
 # An image that already exists (pulled or built before) is kept; FORCE=1 rebuilds the stand-ins.
 # Settings: DEBIAN_MIRROR (default: the first Debian mirror apt uses here), WORK_DIR (default /var/tmp/orderflow-offline).
 set -euo pipefail
@@ -37,7 +39,8 @@ ensure_engine() {
   if docker info > /dev/null 2>&1; then return; fi
   if ! command -v dockerd > /dev/null; then
     log "installing the Docker engine (docker.io)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y docker.io
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io
   fi
   if ! docker info > /dev/null 2>&1; then
     log "starting dockerd (log: /var/log/dockerd.log)"
@@ -82,7 +85,12 @@ build_jre() {
 }
 
 build_kafka() {
-  has_image "$KAFKA_IMAGE" && { log "$KAFKA_IMAGE present"; return; }
+  # a stand-in built before the image started by its command (/etc/kafka/docker/run) had an entrypoint that
+  # Testcontainers' KafkaContainer cannot start: it is built again
+  if has_image "$KAFKA_IMAGE" \
+      && [[ $(docker image inspect -f '{{json .Config.Entrypoint}}' "$KAFKA_IMAGE") != '["/opt/kafka/bin/start.sh"]' ]]; then
+    log "$KAFKA_IMAGE present"; return
+  fi
   log "building $KAFKA_IMAGE (Kafka $KAFKA_VERSION's jars from Maven Central)"
   local ctx=$WORK_DIR/kafka
   rm -rf "$ctx"; mkdir -p "$ctx"

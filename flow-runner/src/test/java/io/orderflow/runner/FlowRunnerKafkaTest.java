@@ -28,6 +28,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.node.ObjectNode;
@@ -36,11 +37,12 @@ import tools.jackson.databind.node.ObjectNode;
  * The one real-broker test: the runner app seeds the flows idempotently and runs the walking-skeleton order from a
  * StartRun on {@code node-tasks} to {@code completed} on {@code run-reports}.
  */
+@Tag("docker")
 class FlowRunnerKafkaTest {
 
     @Test
     void seedsFlowsAndRunsAStorefrontOrderToCompleted() throws Exception {
-        String bootstrap = TestKafka.bootstrapServers();
+        String bootstrap = TestKafka.containerBootstrapServers();
         String[] args = {
                 "--server.port=0",
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,

@@ -31,6 +31,7 @@ import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -58,6 +59,7 @@ import static org.awaitility.Awaitility.await;
  * the group, a read for an order owned by the other instance is forwarded and answered, and the list is gathered
  * from both. The instances run with {@code INTERNAL_TOKEN}: a read without it is 401, and a forwarded read carries it.
  */
+@Tag("docker")
 class ProcessorOnBrokerTest {
 
     private static final String REPLY_TO = "gw-" + UUID.randomUUID();
@@ -78,7 +80,7 @@ class ProcessorOnBrokerTest {
 
     @BeforeAll
     static void broker() {
-        bootstrap = TestKafka.bootstrapServers();
+        bootstrap = TestKafka.containerBootstrapServers();
         applicationId = TestKafka.uniqueApplicationId("processor-it");
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
                 Serdes.String().serializer(), Topics.ORDER_COMMANDS.valueSerde().serializer());

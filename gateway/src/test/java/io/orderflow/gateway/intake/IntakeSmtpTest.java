@@ -28,6 +28,7 @@ import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -54,9 +55,10 @@ import org.springframework.test.context.DynamicPropertySource;
                 "orderflow.intake.mails-per-sender-per-minute=100000",
                 "orderflow.intake.public-base-url=https://orders.example.com/",
                 "orderflow.intake.from=orders@orderflow.example"})
+@Tag("docker")
 class IntakeSmtpTest {
 
-    static final String BOOTSTRAP = TestKafka.bootstrapServers();
+    static final String BOOTSTRAP = TestKafka.containerBootstrapServers();
     static final MailProcessorFake PROCESSOR;
     static final GreenMail RELAY = new GreenMail(ServerSetupTest.SMTP.dynamicPort());
     static final String DMARC_PASS = "mx.orderflow.local; dmarc=pass header.from=";

@@ -22,6 +22,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,11 +30,12 @@ import org.junit.jupiter.api.Test;
  * consumer's own lag metric cannot show) is as many records behind as the topic's partitions hold past its offsets,
  * summed per topic, and follows new records and new commits.
  */
+@Tag("docker")
 class ConsumerLagTest {
 
     @Test
     void a_stopped_group_is_as_far_behind_as_the_records_past_its_committed_offsets() throws Exception {
-        String bootstrap = TestKafka.bootstrapServers();
+        String bootstrap = TestKafka.containerBootstrapServers();
         String topic = "lag-" + UUID.randomUUID();
         String group = "lag-group-" + UUID.randomUUID();
         TopicPartition first = new TopicPartition(topic, 0);

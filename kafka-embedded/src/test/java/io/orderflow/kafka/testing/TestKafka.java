@@ -4,34 +4,61 @@ import io.orderflow.kafka.embedded.EmbeddedKafkaBroker;
 import io.orderflow.kafka.TopicProvisioner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.UnixDomainSocketAddress;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
+import org.apache.kafka.common.utils.AppInfoParser;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.utility.DockerImageName;
 
 /**
- * The one place integration tests get a real broker from: Testcontainers' Kafka where a Docker engine answers,
- * otherwise the in-process KRaft broker. Started once per test JVM, with every topic of the registry created.
+ * The one place integration tests get a real broker from. Most get the in-process KRaft broker; the classes tagged
+ * {@code docker} (one per module with broker tests) take {@link #containerBootstrapServers()}: Testcontainers' Kafka
+ * where a Docker engine answers and has the image, else the same in-process broker. {@code -Dorderflow.test.docker}
+ * (or the environment's ORDERFLOW_TEST_DOCKER) chooses: unset or {@code true} as said, {@code all} every broker on Testcontainers (where it can), {@code false}
+ * none. A container costs 7 to 30 s to start on the shared 2-core machine, and every class that starts deployments of
+ * its own would pay it for each (docs/testing.md has the figures). Each broker is started once per test JVM, with
+ * every topic of the registry created.
  */
 public final class TestKafka {
 
-    private static final String IMAGE = "apache/kafka:4.3.1";
-    private static final Path DEFAULT_DOCKER_SOCKET = Path.of("/var/run/docker.sock");
+    private static final Logger LOG = LoggerFactory.getLogger(TestKafka.class);
+    /** The image Testcontainers 2.0.5 starts its resource reaper (Ryuk) from, unless TESTCONTAINERS_RYUK_DISABLED. */
+    private static final String RYUK_IMAGE = "testcontainers/ryuk:0.14.0";
     private static String bootstrapServers;
+    private static String containerBootstrapServers;
     private static Boolean dockerAnswers;
 
     private TestKafka() {
     }
 
+    /** The broker most tests share: in-process, or on Testcontainers with {@code -Dorderflow.test.docker=all}. */
     public static synchronized String bootstrapServers() {
         if (bootstrapServers == null) {
-            bootstrapServers = dockerAvailable() ? startContainer() : startInProcess();
+            bootstrapServers = "all".equals(mode()) && dockerAvailable() ? startContainer() : startInProcess();
             TopicProvisioner.createMissing(bootstrapServers, 3, (short) 1);
         }
         return bootstrapServers;
+    }
+
+    /**
+     * The broker of the classes tagged {@code docker}: Testcontainers' Kafka, from {@link #image()}, where a Docker
+     * engine answers and has the images (the log says which broker and, if in-process, why); otherwise the shared
+     * in-process broker of {@link #bootstrapServers()}.
+     */
+    public static synchronized String containerBootstrapServers() {
+        if (containerBootstrapServers == null) {
+            if (dockerAvailable()) {
+                containerBootstrapServers = "all".equals(mode()) ? bootstrapServers() : startContainer();
+                TopicProvisioner.createMissing(containerBootstrapServers, 3, (short) 1);
+            } else {
+                containerBootstrapServers = bootstrapServers();
+            }
+        }
+        return containerBootstrapServers;
     }
 
     /**
@@ -40,7 +67,7 @@ public final class TestKafka {
      * done, so the clusters of a test JVM do not pile up.
      */
     public static synchronized Cluster newCluster() {
-        Cluster cluster = dockerAvailable() ? container() : inProcess();
+        Cluster cluster = "all".equals(mode()) && dockerAvailable() ? container() : inProcess();
         TopicProvisioner.createMissing(cluster.bootstrapServers(), 3, (short) 1);
         return cluster;
     }
@@ -72,37 +99,63 @@ public final class TestKafka {
         }
     }
 
+    /** {@code -Dorderflow.test.docker}, else the environment's ORDERFLOW_TEST_DOCKER (.ci/run's), else {@code true}. */
+    public static String mode() {
+        String mode = System.getProperty("orderflow.test.docker", System.getenv("ORDERFLOW_TEST_DOCKER"));
+        return mode == null || mode.isBlank() ? "true" : mode;
+    }
+
     /** Asked once per test JVM: the answer does not change while the tests run. */
     private static synchronized boolean dockerAvailable() {
         if (dockerAnswers == null) {
-            dockerAnswers = !"false".equals(System.getProperty("orderflow.test.docker"))
-                    && !defaultSocketRefuses() && testcontainersFindsDocker();
+            String reason = reasonNotToUseDocker();
+            dockerAnswers = reason == null;
+            LOG.info(reason == null ? "Test broker: Testcontainers' Kafka (" + image() + ")"
+                    : "Test broker: the in-process KRaft broker, since " + reason);
         }
         return dockerAnswers;
     }
 
     /**
-     * Whether the engine is plainly not running: no {@code DOCKER_HOST} points elsewhere, and the default socket is
-     * there but nothing accepts on it (Docker installed, its daemon stopped). Answered by one connection attempt, where
-     * Testcontainers would load its client and try each of its strategies first. Anything else is left to
-     * Testcontainers.
+     * The image the container is started from: {@code -Dorderflow.test.kafka-image}, by default the upstream
+     * {@code apache/kafka} image of the Kafka version on the classpath (the name {@code docker/offline-images.sh} gives
+     * its stand-in). Either is declared a substitute for {@code apache/kafka}, which the Kafka module checks.
      */
-    private static boolean defaultSocketRefuses() {
-        if (System.getenv("DOCKER_HOST") != null || !Files.exists(DEFAULT_DOCKER_SOCKET)) {
-            return false;
-        }
-        try (SocketChannel ignored = SocketChannel.open(UnixDomainSocketAddress.of(DEFAULT_DOCKER_SOCKET))) {
-            return false;
-        } catch (IOException e) {
-            return true;
-        }
+    public static DockerImageName image() {
+        String name = System.getProperty("orderflow.test.kafka-image", "apache/kafka:" + AppInfoParser.getVersion());
+        return DockerImageName.parse(name).asCompatibleSubstituteFor("apache/kafka");
     }
 
-    private static boolean testcontainersFindsDocker() {
+    /**
+     * Why the tests of this JVM do not use a container, or {@code null} when they do. Where no {@code DOCKER_HOST}
+     * points elsewhere, the engine's default socket is asked first (a few seconds at most): whether it answers at all
+     * (Docker installed, its daemon stopped), and whether the images the container needs are there, since
+     * Testcontainers would otherwise try to pull a missing one for minutes (two rounds of two minutes each where no
+     * registry answers) before giving up. Anything else is left to Testcontainers.
+     */
+    private static String reasonNotToUseDocker() {
+        if ("false".equals(mode())) {
+            return "orderflow.test.docker (or ORDERFLOW_TEST_DOCKER) is false";
+        }
+        if (System.getenv("DOCKER_HOST") == null) {
+            String noEngine = DockerEngine.whyNoEngine();
+            if (noEngine != null) {
+                return noEngine;
+            }
+            String kafka = image().asCanonicalNameString();
+            if (!DockerEngine.hasImage(kafka)) {
+                return "the engine has no image " + kafka + " (docker pull it, or build its stand-in with "
+                        + "docker/offline-images.sh where no registry answers)";
+            }
+            if (!Boolean.parseBoolean(System.getenv("TESTCONTAINERS_RYUK_DISABLED")) && !DockerEngine.hasImage(RYUK_IMAGE)) {
+                return "the engine has no image " + RYUK_IMAGE + " for Testcontainers' Ryuk (docker pull it, or set "
+                        + "TESTCONTAINERS_RYUK_DISABLED=true where no registry answers, as .ci/run does)";
+            }
+        }
         try {
-            return DockerClientFactory.instance().isDockerAvailable();
+            return DockerClientFactory.instance().isDockerAvailable() ? null : "Testcontainers finds no Docker engine";
         } catch (RuntimeException e) {
-            return false;
+            return "Testcontainers finds no Docker engine (" + e.getMessage() + ")";
         }
     }
 
@@ -119,7 +172,7 @@ public final class TestKafka {
     }
 
     private static Cluster container() {
-        KafkaContainer kafka = new KafkaContainer(IMAGE);
+        KafkaContainer kafka = new KafkaContainer(image());
         kafka.start();
         return new Cluster(kafka.getBootstrapServers(), kafka::stop);
     }

@@ -34,6 +34,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -48,6 +49,7 @@ import tools.jackson.databind.JsonNode;
  * ({@value #REBOUND_HOST} is 127.0.0.1), since the test has no DNS; nothing here ever leaves loopback, because the
  * refusal comes before the connection.
  */
+@Tag("docker")
 class AddressGuardTest {
 
     private static final String REBOUND_HOST = "hooks.rebound.test";
@@ -60,7 +62,7 @@ class AddressGuardTest {
 
     @BeforeAll
     static void start() {
-        String bootstrap = TestKafka.bootstrapServers();
+        String bootstrap = TestKafka.containerBootstrapServers();
         SpringApplication application = WebhookDispatcherApplication.application();
         application.addInitializers(context -> ((GenericApplicationContext) context).registerBean(
                 "webhookResolver", AddressResolverGroup.class, NamesOnLoopback::new));
