@@ -1,4 +1,4 @@
-package io.orderflow.compose;
+package io.orderflow.standalone.compose;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * or jar is there, and where Docker is not to be used ({@link TestKafka#mode()} false); each step's time and the total
  * are in this class's output.
  */
-class ComposeEndToEndTest {
+class ComposeEndToEndIT {
 
     /** The script's exit status for "cannot run here"; it starts nothing before it. */
     private static final int SKIP = 3;
