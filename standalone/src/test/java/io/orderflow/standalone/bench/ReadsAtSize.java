@@ -30,8 +30,9 @@ import java.util.stream.Stream;
  *     &lt;exec-jar&gt; &lt;work-dir&gt; &lt;orders per step&gt; &lt;steps&gt; "&lt;jvm args&gt;"
  * </pre>
  *
- * With 0 steps it keeps the work directory a run before filled and only measures the reads on it, twice (the first
- * round warms the JIT): a second jar can then be compared on the same orders.
+ * With 0 steps it keeps the work directory a run before filled and only measures the reads on it, in rounds (2 by
+ * default, or the sixth argument; the first rounds warm the JIT, and with the run command's C2-only compilation a
+ * read is compiled only after a few thousand): a second jar can then be compared on the same orders.
  */
 public final class ReadsAtSize {
 
@@ -51,7 +52,7 @@ public final class ReadsAtSize {
         int steps = Integer.parseInt(args[3]);
         List<String> jvmArgs = args.length > 4 ? Arrays.asList(args[4].trim().split("\\s+")) : List.of();
         if (steps == 0) {
-            measureKept(jar, work, jvmArgs);
+            measureKept(jar, work, jvmArgs, args.length > 5 ? Integer.parseInt(args[5]) : 2);
             return;
         }
         deleteTree(work);
@@ -83,7 +84,7 @@ public final class ReadsAtSize {
     }
 
     /** The reads on the orders a previous run left in {@code work}, measured twice on one start. */
-    private static void measureKept(Path jar, Path work, List<String> jvmArgs) throws Exception {
+    private static void measureKept(Path jar, Path work, List<String> jvmArgs, int rounds) throws Exception {
         Process system = restart(jar, work, jvmArgs, "start on the kept orders");
         try {
             // the benchmark runs on the JDK alone: the total is the counts' last number field
@@ -91,7 +92,7 @@ public final class ReadsAtSize {
                     .matcher(get("/api/v1/orders/counts").body());
             int kept = total.find() ? Integer.parseInt(total.group(1)) : -1;
             System.out.printf("%-8s | %-22s | %-17s | %-17s%n", "orders", "read", "p50 / p99 ms, 4", "p50 / p99 ms, 32");
-            for (int round = 1; round <= 2; round++) {
+            for (int round = 1; round <= rounds; round++) {
                 System.out.printf("round %d%n", round);
                 measureReads(kept, system);
             }
