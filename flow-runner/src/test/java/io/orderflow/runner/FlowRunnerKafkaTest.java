@@ -53,7 +53,10 @@ class FlowRunnerKafkaTest {
 
         try (ConfigurableApplicationContext app = FlowRunnerApplication.application().run(args)) {
             // the test broker's flows topic is shared with other test classes, which publish flows of their own
-            Map<String, FlowRecord> flows = publisher.readAll();
+            // the seeding's transaction is committed when the app has started, but a reader sees it only once its
+            // markers are written, which the broker does after the commit's answer
+            Map<String, FlowRecord> flows = await().atMost(Duration.ofSeconds(30)).until(publisher::readAll,
+                    all -> all.keySet().containsAll(FlowFiles.SEEDED));
             assertThat(flows).containsKeys(FlowFiles.SEEDED.toArray(String[]::new));
             assertThat(FlowFiles.SEEDED).allSatisfy(id -> assertThat(flows.get(id).publishedVersion()).isEqualTo(1));
 

@@ -156,9 +156,16 @@ public final class FlowPublisher {
         }
     }
 
+    /**
+     * Before attempt {@code attempt + 1}: a random pause that doubles with each attempt (50–100 ms, then 100–200 ms, ...,
+     * at most 2–4 s). An attempt takes longer than the first pauses (fencing, reading the topic, a transaction), so
+     * publishers racing with pauses of the same size fence each other in turn every time: seen with three publishers,
+     * all ten attempts of one fenced. Growing and spread apart, the pauses let one of them finish.
+     */
     private static void pause(int attempt) {
+        long base = PAUSE_MS << Math.min(attempt - 1, 5);
         try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(PAUSE_MS * attempt, 2 * PAUSE_MS * attempt + 1));
+            Thread.sleep(ThreadLocalRandom.current().nextLong(base, 2 * base + 1));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while publishing flows", e);
