@@ -96,13 +96,13 @@ export function migratePanel({ orderId, redraw, done }) {
     redraw();
     try {
       const answer = await api(`/api/v1/orders/${encodeURIComponent(orderId)}/migrate`, { method: 'POST', body });
-      if (form !== sent) return;
-      if (dryRun) {
-        sent.preview = { body, answer };
-      } else {
-        form = null;
+      if (!dryRun) {
+        // said even when the order's new state came first over the socket and closed the form (draw)
+        if (form === sent) form = null;
         const renamed = mappingText(body.mapping);
         done(`Migrated to version ${answer.toVersion}${renamed ? `: ${renamed}` : ''}.`);
+      } else if (form === sent) {
+        sent.preview = { body, answer };
       }
     } catch (e) {
       if (form === sent) sent.problem = e.message;
