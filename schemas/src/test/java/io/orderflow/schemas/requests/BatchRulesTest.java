@@ -28,6 +28,14 @@ class BatchRulesTest {
     }
 
     @Test
+    void empty_fields_of_other_actions_as_generated_clients_send_them_are_not_refused() {
+        assertThat(issues("""
+                {"orderIds": ["ord_1"], "action": "cancel", "reason": "Duplicate", "mapping": {}}""")).isEmpty();
+        assertThat(issues("{\"filter\": {}, \"action\": \"cancel\", \"reason\": \"x\", \"mapping\": {\"a\": \"b\"}}"))
+                .containsExactly(new RequestIssue("/mapping", "is not used by the cancel action"));
+    }
+
+    @Test
     void an_action_without_what_it_needs_or_with_what_another_uses_is_refused() {
         assertThat(issues("{\"filter\": {}, \"action\": \"cancel\"}"))
                 .containsExactly(new RequestIssue("/reason", "is required by the cancel action"));
