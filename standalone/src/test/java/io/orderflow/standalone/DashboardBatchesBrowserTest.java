@@ -91,11 +91,11 @@ class DashboardBatchesBrowserTest {
 
         String batch = batchIdFrom(browser);
         waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-state"), "completed"));
-        assertThat(browser.findElement(By.id("batch-matched")).getText()).isEqualTo("3");
-        assertThat(browser.findElement(By.id("batch-done")).getText()).isEqualTo("3");
-        assertThat(browser.findElement(By.id("batch-failed")).getText()).isEqualTo("0");
-        assertThat(browser.findElement(By.id("batch-progress-text")).getText()).isEqualTo("3 of 3 · 3 done · 0 failed");
-        assertThat(browser.findElement(By.id("batch-action-text")).getText()).isEqualTo("Cancel: Budget frozen");
+        waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-matched"), "3"));
+        waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-done"), "3"));
+        waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-failed"), "0"));
+        waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-progress-text"), "3 of 3 · 3 done · 0 failed"));
+        waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-action-text"), "Cancel: Budget frozen"));
         assertThat(browser.findElements(By.id("batch-stop"))).as("no Stop once it completed").isEmpty();
         DashboardBrowserTest.pageScreenshot(browser, "batch");
         for (String id : orders) {
@@ -138,7 +138,7 @@ class DashboardBatchesBrowserTest {
 
         String batch = batchIdFrom(browser);
         waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-state"), "completed"));
-        assertThat(browser.findElement(By.id("batch-done")).getText()).isEqualTo("2");
+        waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-done"), "2"));
         for (String id : ticked) {
             await().atMost(WAIT).untilAsserted(() -> assertThat(messages(id, "close:approval")).containsExactly(
                     "Approve order " + id + ": approved by " + OPERATOR + ", note: budgeted (batch " + batch + ")"));
@@ -167,10 +167,11 @@ class DashboardBatchesBrowserTest {
         waitOn(browser).until(d -> Integer.parseInt(d.findElement(By.id("batch-done")).getText()) >= 1);
         DashboardBrowserTest.click(browser, By.id("batch-stop"));
         waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-state"), "stopped"));
-        int done = Integer.parseInt(browser.findElement(By.id("batch-done")).getText());
+        // read inside a wait: the batch page redraws on its refresh
+        int done = waitOn(browser).until(d -> Integer.parseInt(d.findElement(By.id("batch-done")).getText()));
         assertThat(done).isBetween(1, orders.size() - 1);
-        assertThat(browser.findElement(By.id("batch-page-status")).getText())
-                .isEqualTo("Stopped: it acts on no more orders.");
+        waitOn(browser).until(ExpectedConditions.textToBe(By.id("batch-page-status"),
+                "Stopped: it acts on no more orders."));
         await().during(java.time.Duration.ofSeconds(2)).atMost(WAIT).until(() ->
                 orders.stream().filter(id -> read(id).get("status").asString().equals("cancelled")).count() == done);
     }
