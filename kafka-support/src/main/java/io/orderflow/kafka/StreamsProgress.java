@@ -186,12 +186,7 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
             if (app.state().isRunningOrRebalancing() && now - runningAt >= stalledAfter.toMillis()
                     && now - lastWarnAt >= stalledAfter.toMillis() && !restoring()) {
                 lastWarnAt = now;
-                log.warn("{} has not started its tasks for {} s (state {}): {}", service, (now - runningAt) / 1000,
-                        app.state(), whatItWaitsFor(app));
-                if (releasedAt < runningAt) {
-                    releaseStaleOffsets(app);
-                    releasedAt = now;
-                }
+                reportStall(app, now);
             }
         } catch (RuntimeException e) {
             log.debug("{}: could not report the start's progress", service, e);
@@ -199,22 +194,35 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     }
 
     /**
-     * Once per stall, when the tasks wait for committed offsets that stay unstable although none of the app's own
-     * transactions is open: releases them ({@link StaleOffsetCommits}).
+     * Logs what the stalled tasks wait for and, once per stall, when they wait for committed offsets that stay unstable
+     * although none of the app's own transactions is open, releases them ({@link StaleOffsetCommits}): one admin
+     * client and one look at the partitions for both.
      */
-    private void releaseStaleOffsets(KafkaStreams app) {
-        String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-        List<String> transactionalIds = app.metadataForLocalThreads().stream()
-                .flatMap(thread -> thread.producerClientIds().stream())
-                .flatMap(clientId -> StaleOffsetCommits.transactionalId(clientId).stream()).distinct().toList();
+    private void reportStall(KafkaStreams app, long now) {
+        Set<TopicPartition> assigned = Set.of();
         try (Admin admin = Admin.create(adminConfig())) {
-            List<TopicPartition> unstable = unstableOffsets(admin, assigned(app, admin));
-            if (!unstable.isEmpty()) {
-                StaleOffsetCommits.release(admin, config, group, transactionalIds, unstable);
+            assigned = assigned(app, admin);
+            List<TopicPartition> unstable = assigned.isEmpty() ? List.of() : unstableOffsets(admin, assigned);
+            log.warn("{} has not started its tasks for {} s (state {}): {}", service, (now - runningAt) / 1000,
+                    app.state(), why(admin, assigned, unstable));
+            if (releasedAt < runningAt) {
+                releasedAt = now;
+                if (!unstable.isEmpty()) {
+                    StaleOffsetCommits.release(admin, config, config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
+                            transactionalIds(app), unstable);
+                }
             }
         } catch (RuntimeException e) {
-            log.debug("{}: could not check for stale offset commits", service, e);
+            log.warn("{} has not started its tasks for {} s (state {}): partitions {} assigned; could not ask the "
+                    + "cluster why: {}", service, (now - runningAt) / 1000, app.state(), assigned, e.toString());
         }
+    }
+
+    /** The transactional ids of the app's thread producers (exactly-once v2). */
+    private static List<String> transactionalIds(KafkaStreams app) {
+        return app.metadataForLocalThreads().stream()
+                .flatMap(thread -> thread.producerClientIds().stream())
+                .flatMap(clientId -> StaleOffsetCommits.transactionalId(clientId).stream()).distinct().toList();
     }
 
     /** The partitions of the app's active tasks, from its threads or, while they initialise, from its group. */
@@ -235,24 +243,27 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
 
     /** Why the tasks of {@code app} have not started: the partitions and what they wait for. */
     public String whatItWaitsFor(KafkaStreams app) {
-        String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
         Set<TopicPartition> assigned = Set.of();
         try (Admin admin = Admin.create(adminConfig())) {
             assigned = assigned(app, admin);
-            if (assigned.isEmpty()) {
-                return "no partition assigned to it as far as its threads and the group " + group + " tell: waiting "
-                        + "for the group to assign its tasks";
-            }
-            List<TopicPartition> unstable = unstableOffsets(admin, assigned);
-            if (unstable.isEmpty()) {
-                return "partitions " + assigned + " assigned, their committed offsets readable; waiting for the "
-                        + "stream thread to initialise them (transactions, stores)";
-            }
-            return "the committed offsets of " + unstable + " are unstable: waiting for open transactions to end: "
-                    + openTransactions(admin);
+            return why(admin, assigned, assigned.isEmpty() ? List.of() : unstableOffsets(admin, assigned));
         } catch (RuntimeException e) {
             return "partitions " + assigned + " assigned; could not ask the cluster why: " + e;
         }
+    }
+
+    private String why(Admin admin, Set<TopicPartition> assigned, List<TopicPartition> unstable) {
+        if (assigned.isEmpty()) {
+            return "no partition assigned to it as far as its threads and the group "
+                    + config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG) + " tell: waiting for the group to "
+                    + "assign its tasks";
+        }
+        if (unstable.isEmpty()) {
+            return "partitions " + assigned + " assigned, their committed offsets readable; waiting for the "
+                    + "stream thread to initialise them (transactions, stores)";
+        }
+        return "the committed offsets of " + unstable + " are unstable: waiting for open transactions to end: "
+                + openTransactions(admin);
     }
 
     /** The partitions the group assigned to this instance's consumers ({@code consumers}: their client ids). */
