@@ -35,7 +35,8 @@ import tools.jackson.databind.JsonNode;
  *     <li>{@code twice}: under a load of 48, then again 1 to 8 s after that restart (two kills within 10 s).</li>
  * </ul>
  * Each order is posted with an {@code Idempotency-Key} and posted again under the same key until the system answers
- * it (connection errors and 503 while the system is down). Per round it prints the kill point, the time from the
+ * it (connection errors and 503 while the system is down). The keys are this run's own (they carry its start time), so a
+ * run on a copy of a directory an earlier run used never has an old order replayed for a new one. Per round it prints the kill point, the time from the
  * restart to readiness ({@code /actuator/health/readiness} 200), from readiness to a newly started order completed,
  * orders accepted and never completed (lost), and nodes with more than one run (run twice); then the minimum, median
  * and maximum. It exits non-zero when any round missed the goal: ready within 30 s, the new order completed within
@@ -45,7 +46,7 @@ import tools.jackson.databind.JsonNode;
  * one has completed, so each restart restores the state of N orders kept; after the last round every order kept must
  * still be there and completed. With {@code --from=DIR} the system starts on a copy of a data directory instead (one an
  * earlier run filled and left stopped cleanly, e.g. the {@code data} of a {@code --keep} run's work directory), and
- * the orders completed in it at the first start count as kept.
+ * the orders completed in it at the first start, once none of them is queued or running any more, count as kept.
  *
  * With {@code --aot-cache=FILE} every start uses that ahead-of-time cache (JDK 25+): the first start records it
  * afresh, and after the fill the system is stopped cleanly to write it and started again from it. A jar
@@ -86,6 +87,8 @@ public final class CrashRounds {
     /** Every order the system accepted: idempotency key to order id. */
     private final Map<String, String> accepted = new ConcurrentHashMap<>();
     private final AtomicInteger keys = new AtomicInteger();
+    /** What this run's idempotency keys begin with: unique per run, as an order's key is per order. */
+    private final String keyPrefix = "crash-" + Long.toString(System.currentTimeMillis(), 36) + "-";
     /** Orders the rounds started to time the first completion after a restart. */
     private final AtomicInteger probes = new AtomicInteger();
     private Process process;
@@ -175,7 +178,7 @@ public final class CrashRounds {
             System.out.printf("first start ready in %.1f s%n", first);
             kept = keep;
             if (from != null) {
-                kept = completed();
+                kept = completedOnceSettled();
                 System.out.printf("started on a copy of %s: %,d orders completed in it%n", from, kept);
             }
             if (keep > 0) {
@@ -317,6 +320,21 @@ public final class CrashRounds {
     }
 
     /**
+     * Orders completed, once no order is queued or running: what a copied directory holds, with the orders its
+     * earlier run left in flight carried to their end (those end later than the system is ready).
+     */
+    private long completedOnceSettled() {
+        long deadline = System.nanoTime() + GIVE_UP.toNanos();
+        JsonNode counts = get("/api/v1/orders/counts");
+        while ((counts == null || counts.path("counts").path("queued").asLong() > 0
+                || counts.path("counts").path("running").asLong() > 0) && System.nanoTime() < deadline) {
+            sleep(1000);
+            counts = get("/api/v1/orders/counts");
+        }
+        return counts == null ? -1 : counts.path("counts").path("completed").asLong();
+    }
+
+    /**
      * After the rounds: whether every order kept and every order the rounds started has completed (by the counts,
      * waiting for the last restart's orders to end).
      */
@@ -344,7 +362,7 @@ public final class CrashRounds {
     /** One client of the load: posts a new order as soon as its previous one was answered, until the load stops. */
     private void keepPosting(AtomicBoolean loading, Collection<String> unanswered) {
         while (loading.get()) {
-            String key = "crash-" + keys.incrementAndGet();
+            String key = keyPrefix + keys.incrementAndGet();
             String id = null;
             while (id == null && loading.get()) {
                 id = startOrder(key);
