@@ -48,6 +48,8 @@ public final class StreamsApp {
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+        // changelog segments the log cleaner can compact, so a restore reads about one record per key (Changelogs)
+        props.putAll(Changelogs.streamsProperties());
         // The stream thread commits only between polls, and a poll with nothing to fetch blocks for poll.ms (100 ms by
         // default): what a task wrote after the last commit stays invisible to read_committed readers until then. The
         // gateway's callers wait for those replies before they send more, so under a steady load each round of
@@ -95,6 +97,7 @@ public final class StreamsApp {
      * @param service the service's name ({@code order-processor}, {@code flow-runner}), first word of those lines
      */
     public static StartedStreams start(String service, Topology topology, Properties properties) {
+        Changelogs.align(properties);
         KafkaStreams streams = new KafkaStreams(topology, properties);
         streams.setUncaughtExceptionHandler(e -> {
             log.error("{} stream thread failed; replacing it", service, e);
