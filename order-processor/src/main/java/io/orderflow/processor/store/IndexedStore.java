@@ -270,17 +270,25 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
 
     /**
      * Restores a batch of changelog records: the rows as the RocksDB store restores them (one write batch, its
-     * changelog position kept), and their index entries worked out record by record in changelog order.
+     * changelog position kept), and their index entries. A row's entries depend on its value alone, so they are worked
+     * out once per row of the batch, from the value the store held before it to the batch's last value for it: a row
+     * written several times in a batch (a changelog the cleaner has not compacted yet) is indexed once.
      */
     private void restore(Collection<ConsumerRecord<byte[], byte[]>> records,
                          RecordBatchingStateRestoreCallback restoreRows) {
-        Writes writes = new Writes();
+        Map<Bytes, byte[]> lastValues = new LinkedHashMap<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
-            String key = new String(record.key(), StandardCharsets.UTF_8);
-            if (isRow(key)) {
-                writes.row(key, Bytes.wrap(record.key()), record.value());
-            }
+            Bytes key = Bytes.wrap(record.key());
+            lastValues.remove(key);
+            lastValues.put(key, record.value());
         }
+        Writes writes = new Writes();
+        lastValues.forEach((key, value) -> {
+            String name = new String(key.get(), StandardCharsets.UTF_8);
+            if (isRow(name)) {
+                writes.row(name, key, value);
+            }
+        });
         restoreRows.restoreBatch(records);
         writes.writeEntries();
     }

@@ -5,7 +5,11 @@ import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.model.OrderIndexRow;
 import io.orderflow.schemas.model.OrderStatus;
 import io.orderflow.schemas.model.OrderType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.StateRestoreCallback;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -14,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
@@ -21,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The indexed store on RocksDB: rows written by a store without index entries (as before indexes were kept) get
- * them when the store is next opened as an indexed one, and a delete takes a row's entries and counts away.
+ * them when the store is next opened as an indexed one, a delete takes a row's entries and counts away, and a store
+ * restored from its changelog lists and counts what a store written live would.
  */
 class IndexedStoreTest {
 
@@ -149,6 +155,74 @@ class IndexedStoreTest {
         } finally {
             indexed.close();
         }
+    }
+
+    @Test
+    void aStoreRestoredFromAChangelogThatWroteARowSeveralTimesListsAndCountsItsLastValueOnly() {
+        // given a changelog that holds each order's every write (not compacted yet) and a delete
+        List<OrderIndexRow> writes = List.of(row("ord_a", OrderStatus.QUEUED, 1_000),
+                row("ord_b", OrderStatus.QUEUED, 2_000), row("ord_a", OrderStatus.RUNNING, 1_000),
+                row("ord_c", OrderStatus.QUEUED, 3_000), row("ord_a", OrderStatus.COMPLETED, 1_000),
+                row("ord_c", OrderStatus.CANCELLED, 3_000));
+        List<ConsumerRecord<byte[], byte[]>> changelog = new ArrayList<>();
+        writes.forEach(row -> changelog.add(record(changelog.size(), OrderIndex.key(row.createdAt(), row.id()),
+                OrderIndex.write(row))));
+        changelog.add(record(changelog.size(), OrderIndex.key(2_000, "ord_b"), null));
+
+        // when a new store restores it in two batches, the second writing ord_a and ord_c again
+        List<StateRestoreCallback> restores = new ArrayList<>();
+        KeyValueStore<String, byte[]> restored = Stores.keyValueStoreBuilder(
+                IndexedStore.persistent("index", OrderIndex.INDEXER), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled().build();
+        restored.init(capturingRestores(context().getStateStoreContext(), restores), restored);
+        try {
+            RecordBatchingStateRestoreCallback restore = (RecordBatchingStateRestoreCallback) restores.getFirst();
+            restore.restoreBatch(changelog.subList(0, 3));
+            restore.restoreBatch(changelog.subList(3, changelog.size()));
+
+            // then each order is counted once, in its last status, and the deleted one is gone from lists and counts
+            assertThat(counter(restored, OrderIndex.counter(null, "completed"))).isEqualTo(1);
+            assertThat(counter(restored, OrderIndex.counter(null, "cancelled"))).isEqualTo(1);
+            assertThat(counter(restored, OrderIndex.counter(null, "queued"))).isZero();
+            assertThat(counter(restored, OrderIndex.counter(null, "running"))).isZero();
+            assertThat(OrderIndexReads.page(List.of(restored),
+                    io.orderflow.schemas.query.OrderQueries.ListQuery.of(null, null, "acme"), null).rows())
+                    .extracting(row -> row.get("id").asString() + " " + row.get("status").asString())
+                    .containsExactly("ord_c cancelled", "ord_a completed");
+            try (var entries = restored.range("~", "~" + Character.MAX_VALUE)) {
+                entries.forEachRemaining(entry -> assertThat(entry.key).doesNotContain("ord_b"));
+            }
+        } finally {
+            restored.close();
+        }
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(long offset, String key, byte[] value) {
+        return new ConsumerRecord<>("indexed-store-test-index-changelog", 0, offset,
+                key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value);
+    }
+
+    /** The store's context, keeping the restore callbacks the store registers (as the changelog reader would). */
+    private static StateStoreContext capturingRestores(StateStoreContext context, List<StateRestoreCallback> restores) {
+        return (StateStoreContext) java.lang.reflect.Proxy.newProxyInstance(IndexedStoreTest.class.getClassLoader(),
+                interfaces(context.getClass()), (proxy, method, args) -> {
+                    if (method.getName().equals("register")) {
+                        restores.add((StateRestoreCallback) args[1]);
+                    }
+                    try {
+                        return method.invoke(context, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private static Class<?>[] interfaces(Class<?> type) {
+        java.util.Set<Class<?>> all = new java.util.LinkedHashSet<>();
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            List.of(c.getInterfaces()).forEach(all::add);
+        }
+        return all.toArray(Class<?>[]::new);
     }
 
     private static String shown(OrderIndexRow row) {
