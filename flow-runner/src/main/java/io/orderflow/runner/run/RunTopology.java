@@ -1,5 +1,7 @@
 package io.orderflow.runner.run;
 
+import io.orderflow.kafka.incident.IncidentPolicy;
+import io.orderflow.kafka.incident.IncidentPolicy.Verdict;
 import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.documents.Documents;
 import io.orderflow.schemas.events.OrderEvent;
@@ -64,6 +66,18 @@ public final class RunTopology {
      */
     static final int ATTEMPTS = 3;
     static final int OVERRUNS = 3;
+
+    /**
+     * The policy for one task or timer: work that throws is tried {@value #ATTEMPTS} times; a node that overran is
+     * tried again without counting, for at most {@value #OVERRUNS} nodes, its step added to {@code overran} so that
+     * it fails at once the next time; an overrun without a node (no worker was free), or of a node that overran
+     * before, gives up at once.
+     */
+    static IncidentPolicy policy(Set<String> overran) {
+        return new IncidentPolicy(ATTEMPTS, OVERRUNS, failure -> failure instanceof NodeBudget.Overrun overrun
+                ? overrun.step() != null && overran.add(overrun.step()) ? Verdict.RETRY_UNCOUNTED : Verdict.GIVE_UP
+                : Verdict.RETRY);
+    }
 
     public static Topology build(RunDecider decider) {
         return build(decider, new NodeBudget(Duration.ofSeconds(5), 16));
@@ -239,34 +253,27 @@ public final class RunTopology {
 
         /**
          * Handles one task or timer of {@code orderId} under the node budget. A node that overran fails, and the work
-         * is done again on the stored instance with that node failing at once; work that throws is tried again; when
-         * neither settles it, the order becomes an incident.
+         * is done again on the stored instance with that node failing at once, without counting as an attempt (a node
+         * that overran again, or no free worker, gives up); work that throws is tried again; when neither settles it,
+         * the order becomes an incident.
          */
         private void handle(String orderId, String source, NodeTask task,
                             BiFunction<RunInstance, RunDecider.Guard, RunDecision> work) {
             Set<String> overran = new HashSet<>();
-            RuntimeException failure = null;
-            int attempts = 0;
-            while (attempts < ATTEMPTS) {
+            policy(overran).handle(() -> {
                 RunInstance current = withDocument(instances.get(orderId));
-                try {
-                    apply(orderId, current, budget.run(overran, guard -> work.apply(current, guard)));
-                    log.debug("Order {}: handled its {}", orderId, source);
-                    return;
-                } catch (NodeBudget.Overrun e) {
+                RunDecision decision = budget.run(overran, guard -> work.apply(current, guard));
+                apply(orderId, current, decision);
+                return decision;
+            }, failure -> {
+                if (failure.cause() instanceof NodeBudget.Overrun e) {
                     log.warn("Order {}: {} while handling its {}", orderId, e.getMessage(), source);
-                    failure = e;
-                    if (e.step() == null || !overran.add(e.step()) || overran.size() > OVERRUNS) {
-                        break;
-                    }
-                } catch (RuntimeException e) {
-                    attempts++;
-                    log.warn("Order {}: attempt {} of {} at its {} failed: {}", orderId, attempts, ATTEMPTS, source,
-                            e.toString());
-                    failure = e;
+                } else {
+                    log.warn("Order {}: attempt {} of {} at its {} failed: {}", orderId, failure.attempt(), ATTEMPTS,
+                            source, failure.cause().toString());
                 }
-            }
-            incident(orderId, source, task, failure);
+            }, handled -> log.debug("Order {}: handled its {}", orderId, source),
+                    failure -> incident(orderId, source, task, failure));
         }
 
         /** The stored instance with the text of its order's document, when it has one. */

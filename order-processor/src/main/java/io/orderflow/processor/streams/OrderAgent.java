@@ -1,5 +1,7 @@
 package io.orderflow.processor.streams;
 
+import io.orderflow.kafka.incident.IncidentPolicy;
+import io.orderflow.kafka.incident.IncidentPolicy.Verdict;
 import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.processor.approvals.ApprovalIndex;
 import io.orderflow.processor.approvals.ApprovalRow;
@@ -76,6 +78,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
     public static final int MAX_STATE_BYTES = 512 * 1024;
     /** Attempts at a record whose processing throws, before its order becomes an incident. */
     static final int ATTEMPTS = 3;
+    /** Working out what a record does is tried {@value #ATTEMPTS} times; a state too large is final at once. */
+    static final IncidentPolicy POLICY = new IncidentPolicy(ATTEMPTS, 0,
+            failure -> failure instanceof StateTooLarge ? Verdict.GIVE_UP : Verdict.RETRY);
     /** The largest set-aside record an incident keeps for a retry, as JSON characters (see {@code kept}). */
     static final int MAX_RECORD_CHARS = 256 * 1024;
     private static final String DUE_SOURCE = "order-processor due ";
@@ -278,8 +283,8 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             Decision decision = decideOrAnswer500(state, envelope, now);
             Settled settled;
             try {
-                settled = attempts(orderId, "command " + envelope.command().getClass().getSimpleName(),
-                        () -> settled(state, applied(state, decision, now), decision.effects()));
+                settled = POLICY.attempt(() -> settled(state, applied(state, decision, now), decision.effects()),
+                        retrying(orderId, "command " + envelope.command().getClass().getSimpleName()));
             } catch (StateTooLarge e) {
                 reply(envelope, orderId, Decision.Reply.rejected(Rejection.tooLarge(e.getMessage())));
                 return;
@@ -310,21 +315,19 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                 return;
             }
             OrderState before = read(orderId);
-            try {
-                carryOut(orderId, before, attempts(orderId, "report", () -> {
-                    // a batch's reports are decided one by one, each on the state the one before left
-                    OrderState state = before;
-                    List<Effect> effects = new ArrayList<>();
-                    for (RunReport one : report.unpacked()) {
-                        Decision decision = decider.onReport(state, one, now);
-                        state = applied(state, decision, now);
-                        effects.addAll(located(decision.effects(), one));
-                    }
-                    return settled(before, state, effects);
-                }), now);
-            } catch (RuntimeException e) {
-                setAside(orderId, before, "order-processor run report " + kind(report), report, e, now);
-            }
+            POLICY.handle(() -> {
+                // a batch's reports are decided one by one, each on the state the one before left
+                OrderState state = before;
+                List<Effect> effects = new ArrayList<>();
+                for (RunReport one : report.unpacked()) {
+                    Decision decision = decider.onReport(state, one, now);
+                    state = applied(state, decision, now);
+                    effects.addAll(located(decision.effects(), one));
+                }
+                return settled(before, state, effects);
+            }, retrying(orderId, "report"), settled -> carryOut(orderId, before, settled, now),
+                    failure -> setAside(orderId, before, "order-processor run report " + kind(report), report,
+                            failure, now));
         }
 
         /**
@@ -358,21 +361,14 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             return new Settled(after, stored, effects);
         }
 
-        /** Works out what a record does, trying again when that throws; a state too large is final at once. */
-        private Settled attempts(String orderId, String what, java.util.function.Supplier<Settled> work) {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    return work.get();
-                } catch (StateTooLarge e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    if (attempt >= ATTEMPTS) {
-                        throw e;
-                    }
-                    log.warn("Order {}: attempt {} of {} at a {} failed: {}", orderId, attempt, ATTEMPTS, what,
-                            e.toString());
+        /** Logs a failed attempt at working out what a record does that will be tried again. */
+        private static IncidentPolicy.Observer retrying(String orderId, String what) {
+            return failure -> {
+                if (failure.verdict() == Verdict.RETRY) {
+                    log.warn("Order {}: attempt {} of {} at a {} failed: {}", orderId, failure.attempt(), ATTEMPTS,
+                            what, failure.cause().toString());
                 }
-            }
+            };
         }
 
         /**
@@ -466,31 +462,25 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
             OrderState state = read(orderId);
             if (incident.source().startsWith(DUE_SOURCE)) {
                 Due timer = Json.MAPPER.treeToValue(incident.record(), Due.class);
-                try {
-                    carryOut(orderId, state, attempts(orderId, "due " + timer.kind(), () -> {
-                        Decision decision = decider.onDue(state, timer, now);
-                        return settled(state, applied(state, decision, now), decision.effects());
-                    }), now);
-                } catch (RuntimeException e) {
-                    setAside(orderId, state, incident.source(), timer, e, now);
-                }
+                POLICY.handle(() -> {
+                    Decision decision = decider.onDue(state, timer, now);
+                    return settled(state, applied(state, decision, now), decision.effects());
+                }, retrying(orderId, "due " + timer.kind()), settled -> carryOut(orderId, state, settled, now),
+                        failure -> setAside(orderId, state, incident.source(), timer, failure, now));
                 return;
             }
             RunReport report = Json.MAPPER.treeToValue(incident.record(), RunReport.class);
-            try {
-                carryOut(orderId, state, attempts(orderId, "report", () -> {
-                    OrderState next = state;
-                    List<Effect> effects = new ArrayList<>();
-                    for (RunReport one : report.unpacked()) {
-                        Decision decision = decider.onReport(next, one, now);
-                        next = applied(next, decision, now);
-                        effects.addAll(decision.effects());
-                    }
-                    return settled(state, next, effects);
-                }), now);
-            } catch (RuntimeException e) {
-                setAside(orderId, state, incident.source(), report, e, now);
-            }
+            POLICY.handle(() -> {
+                OrderState next = state;
+                List<Effect> effects = new ArrayList<>();
+                for (RunReport one : report.unpacked()) {
+                    Decision decision = decider.onReport(next, one, now);
+                    next = applied(next, decision, now);
+                    effects.addAll(decision.effects());
+                }
+                return settled(state, next, effects);
+            }, retrying(orderId, "report"), settled -> carryOut(orderId, state, settled, now),
+                    failure -> setAside(orderId, state, incident.source(), report, failure, now));
         }
 
         /** The order's latest open incident, or {@code null}. */
@@ -583,14 +573,13 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
                         archive(timer.orderId(), state, now);
                         continue;
                     }
-                    try {
-                        carryOut(timer.orderId(), state, attempts(timer.orderId(), "due " + timer.kind(), () -> {
-                            Decision decision = decider.onDue(state, timer, now);
-                            return settled(state, applied(state, decision, now), decision.effects());
-                        }), now);
-                    } catch (RuntimeException e) {
-                        setAside(timer.orderId(), state, "order-processor due " + timer.kind(), timer, e, now);
-                    }
+                    POLICY.handle(() -> {
+                        Decision decision = decider.onDue(state, timer, now);
+                        return settled(state, applied(state, decision, now), decision.effects());
+                    }, retrying(timer.orderId(), "due " + timer.kind()),
+                            settled -> carryOut(timer.orderId(), state, settled, now),
+                            failure -> setAside(timer.orderId(), state, "order-processor due " + timer.kind(), timer,
+                                    failure, now));
                 } finally {
                     cause = null;
                 }
