@@ -5,8 +5,10 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
@@ -53,6 +55,8 @@ public record KafkaSettings(String bootstrapServers, String propertiesFile, Map<
                             Duration sessionTimeout) {
 
     private static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
+    /** The file in a Streams app's state directory that keeps the instance's id. */
+    public static final String INSTANCE_ID_FILE = "instance-id";
 
     /** The environment variables that name a client property: {@code KAFKA_} and its upper-snake name. */
     private static final Map<String, String> ENVIRONMENT_NAMES = environmentNames();
@@ -110,21 +114,46 @@ public record KafkaSettings(String bootstrapServers, String propertiesFile, Map<
     }
 
     /**
-     * The instance id given, or else one that stays the same across restarts of this instance and differs between
-     * instances: the host name and a hash of the state directory, which two instances on one machine cannot share.
+     * The instance id given, or else the one kept in the state directory ({@value #INSTANCE_ID_FILE}), made on the first
+     * start from the host name and a hash of the directory's path (two instances on one machine cannot share a state
+     * directory). Kept rather than worked out again, so that the instance keeps its name when its data moves: a
+     * container recreated under another host name, a directory restored or mounted elsewhere. Under a new name, the
+     * instance would join its groups beside its old static member, and a group whose coordinator had just restarted
+     * with it (the standalone system's in-process broker) waits for that member up to the rebalance timeout, five
+     * minutes, before any task starts.
      */
     public String instanceId(String stateDir) {
         if (instanceId != null) {
             return instanceId;
         }
+        Path dir = Path.of(stateDir).toAbsolutePath().normalize();
+        Path kept = dir.resolve(INSTANCE_ID_FILE);
+        try {
+            if (Files.isRegularFile(kept)) {
+                String id = Files.readString(kept, StandardCharsets.UTF_8).strip();
+                if (!id.isEmpty()) {
+                    return id;
+                }
+            }
+            String id = derivedInstanceId(dir);
+            Files.createDirectories(dir);
+            Path written = Files.writeString(dir.resolve(INSTANCE_ID_FILE + ".new"), id, StandardCharsets.UTF_8);
+            Files.move(written, kept, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return id;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot keep this instance's id in " + kept
+                    + " (set INSTANCE_ID, or give the state directory to this process)", e);
+        }
+    }
+
+    private static String derivedInstanceId(Path stateDir) {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {
             host = "localhost";
         }
-        String dir = Path.of(stateDir).toAbsolutePath().normalize().toString();
-        return host + "-" + Integer.toHexString(dir.hashCode());
+        return host + "-" + Integer.toHexString(stateDir.toString().hashCode());
     }
 
     /**

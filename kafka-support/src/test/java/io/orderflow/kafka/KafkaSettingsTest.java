@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Which client properties every client of the services starts from, and where they come from. */
 class KafkaSettingsTest {
@@ -86,5 +88,32 @@ class KafkaSettingsTest {
         assertThat(props).containsEntry("replication.factor", 3)
                 .containsEntry("topic.min.insync.replicas", "2")
                 .containsEntry("bootstrap.servers", "localhost:9092");
+    }
+
+    @Test
+    void anInstanceKeepsItsIdInItsStateDirectoryAndKeepsItWhenTheDirectoryMoves(@TempDir Path data) throws IOException {
+        KafkaSettings derived = new KafkaSettings("localhost:9092");
+        Path streams = data.resolve("order-processor/streams");
+
+        String id = derived.instanceId(streams.toString());
+
+        assertThat(Files.readString(streams.resolve(KafkaSettings.INSTANCE_ID_FILE))).isEqualTo(id);
+        assertThat(derived.instanceId(streams.toString())).as("the next start").isEqualTo(id);
+
+        Path moved = data.resolve("restored-elsewhere/streams");
+        Files.createDirectories(moved);
+        Files.copy(streams.resolve(KafkaSettings.INSTANCE_ID_FILE), moved.resolve(KafkaSettings.INSTANCE_ID_FILE));
+        assertThat(derived.instanceId(moved.toString())).as("the same data under another path").isEqualTo(id);
+        assertThat(derived.instanceId(data.resolve("another-instance").toString()))
+                .as("another state directory is another instance").isNotEqualTo(id);
+    }
+
+    @Test
+    void anInstanceIdGivenIsUsedAsItIsAndNothingIsKept(@TempDir Path data) {
+        KafkaSettings named = new KafkaSettings("localhost:9092").withStreamsMembership("order-processor-1", 1,
+                Duration.ofSeconds(10));
+
+        assertThat(named.instanceId(data.toString())).isEqualTo("order-processor-1");
+        assertThat(data.resolve(KafkaSettings.INSTANCE_ID_FILE)).doesNotExist();
     }
 }
