@@ -25,6 +25,7 @@ import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
@@ -194,27 +195,52 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     }
 
     /**
-     * Logs what the stalled tasks wait for and, once per stall, when they wait for committed offsets that stay unstable
-     * although none of the app's own transactions is open, releases them ({@link StaleOffsetCommits}): one admin
-     * client and one look at the partitions for both.
+     * Logs what the stalled tasks wait for and, once per stall, releases what holds them when it is known to be stale:
+     * the group's static members that are this process under an earlier instance id ({@link FormerMembers}), or
+     * committed offsets that stay unstable although none of the app's own transactions is open
+     * ({@link StaleOffsetCommits}). One admin client and one look at the group and the partitions for all of it.
      */
     private void reportStall(KafkaStreams app, long now) {
         Set<TopicPartition> assigned = Set.of();
         try (Admin admin = Admin.create(adminConfig())) {
+            String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+            List<MemberDescription> former = formerMembers(app, admin, group);
             assigned = assigned(app, admin);
             List<TopicPartition> unstable = assigned.isEmpty() ? List.of() : unstableOffsets(admin, assigned);
             log.warn("{} has not started its tasks for {} s (state {}): {}", service, (now - runningAt) / 1000,
-                    app.state(), why(admin, assigned, unstable));
+                    app.state(), why(admin, assigned, unstable, former));
             if (releasedAt < runningAt) {
                 releasedAt = now;
-                if (!unstable.isEmpty()) {
-                    StaleOffsetCommits.release(admin, config, config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
-                            transactionalIds(app), unstable);
+                if (!former.isEmpty()) {
+                    FormerMembers.remove(admin, group, former);
+                } else if (!unstable.isEmpty()) {
+                    StaleOffsetCommits.release(admin, config, group, transactionalIds(app), unstable);
                 }
             }
         } catch (RuntimeException e) {
             log.warn("{} has not started its tasks for {} s (state {}): partitions {} assigned; could not ask the "
                     + "cluster why: {}", service, (now - runningAt) / 1000, app.state(), assigned, e.toString());
+        }
+    }
+
+    /** The group's static members that are this process under an earlier instance id ({@link FormerMembers}). */
+    private List<MemberDescription> formerMembers(KafkaStreams app, Admin admin, String group) {
+        Object instanceId = config.getProperty(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                config.getProperty(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+        if (instanceId == null) {
+            return List.of();
+        }
+        Set<String> consumers = new HashSet<>();
+        app.metadataForLocalThreads().forEach(thread -> consumers.add(thread.consumerClientId()));
+        try {
+            ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all()
+                    .get(ADMIN_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS).get(group);
+            return FormerMembers.of(description.members(), consumers, instanceId.toString());
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
         }
     }
 
@@ -246,13 +272,21 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
         Set<TopicPartition> assigned = Set.of();
         try (Admin admin = Admin.create(adminConfig())) {
             assigned = assigned(app, admin);
-            return why(admin, assigned, assigned.isEmpty() ? List.of() : unstableOffsets(admin, assigned));
+            return why(admin, assigned, assigned.isEmpty() ? List.of() : unstableOffsets(admin, assigned),
+                    formerMembers(app, admin, config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG)));
         } catch (RuntimeException e) {
             return "partitions " + assigned + " assigned; could not ask the cluster why: " + e;
         }
     }
 
-    private String why(Admin admin, Set<TopicPartition> assigned, List<TopicPartition> unstable) {
+    private String why(Admin admin, Set<TopicPartition> assigned, List<TopicPartition> unstable,
+                       List<MemberDescription> former) {
+        if (!former.isEmpty()) {
+            return "the group " + config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG) + " waits for "
+                    + former.stream().map(member -> member.groupInstanceId().orElseThrow()).toList()
+                    + " to rejoin: this process under an earlier instance id (its data moved or its host was "
+                    + "renamed), which will not rejoin";
+        }
         if (assigned.isEmpty()) {
             return "no partition assigned to it as far as its threads and the group "
                     + config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG) + " tell: waiting for the group to "
