@@ -1,9 +1,11 @@
 package io.orderflow.kafka.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.orderflow.kafka.Changelogs;
 import io.orderflow.kafka.testing.TestKafka;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -37,14 +39,17 @@ class ChangelogsTest {
             assertThat(Changelogs.align(properties))
                     .containsExactly("shop-index-rows-changelog", "shop-orders-changelog");
 
-            Map<String, String> segmentBytes = segments(admin, topics, TopicConfig.SEGMENT_BYTES_CONFIG);
-            assertThat(segmentBytes).containsEntry("shop-orders-changelog", String.valueOf(16 * 1024 * 1024))
-                    .containsEntry("shop-index-rows-changelog", String.valueOf(16 * 1024 * 1024))
-                    .containsEntry("shop-orders", String.valueOf(1024 * 1024 * 1024))
-                    .containsEntry("shopfront-orders-changelog", String.valueOf(1024 * 1024 * 1024));
-            assertThat(segments(admin, topics, TopicConfig.SEGMENT_MS_CONFIG))
-                    .containsEntry("shop-orders-changelog", "3600000")
-                    .containsEntry("shop-orders", "604800000");
+            // the broker applies a config change from its metadata log: awaited, as a client sees it
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(segments(admin, topics, TopicConfig.SEGMENT_BYTES_CONFIG))
+                        .containsEntry("shop-orders-changelog", String.valueOf(16 * 1024 * 1024))
+                        .containsEntry("shop-index-rows-changelog", String.valueOf(16 * 1024 * 1024))
+                        .containsEntry("shop-orders", String.valueOf(1024 * 1024 * 1024))
+                        .containsEntry("shopfront-orders-changelog", String.valueOf(1024 * 1024 * 1024));
+                assertThat(segments(admin, topics, TopicConfig.SEGMENT_MS_CONFIG))
+                        .containsEntry("shop-orders-changelog", "3600000")
+                        .containsEntry("shop-orders", "604800000");
+            });
             assertThat(Changelogs.align(properties)).as("a second start finds them set").isEmpty();
         }
     }
