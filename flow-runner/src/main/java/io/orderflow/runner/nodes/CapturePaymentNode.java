@@ -2,9 +2,6 @@ package io.orderflow.runner.nodes;
 
 import io.orderflow.runner.connectors.PaymentConnector;
 import io.orderflow.runner.money.Money;
-import io.orderflow.schemas.json.Json;
-import java.util.List;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -15,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code order.paid} on {@code ok}, an authorization alone included. Compensation refunds a capture or voids an open
  * authorization.
  */
-public final class CapturePaymentNode implements Node {
+public final class CapturePaymentNode extends PaymentNode {
 
     @Override
     public String type() {
@@ -23,17 +20,10 @@ public final class CapturePaymentNode implements Node {
     }
 
     @Override
-    public List<String> branches() {
-        return List.of("ok", "declined");
-    }
-
-    @Override
     public NodeOutcome execute(NodeContext ctx) {
         PaymentConnector payment = ctx.connectors().payment();
         boolean authorizeOnly = ctx.settings().path("authorizeOnly").asBoolean(false);
-        ObjectNode out = Json.object();
-        out.put("amount", ctx.amount());
-        out.put("currency", ctx.currency());
+        ObjectNode out = amountOutput(ctx);
         var open = ctx.openHolds("authorization");
         String authorizationId;
         if (!open.isEmpty() && !authorizeOnly) {
@@ -42,9 +32,7 @@ public final class CapturePaymentNode implements Node {
         } else {
             PaymentConnector.Result auth = payment.authorize(ctx.call(), ctx.amount(), ctx.currency());
             if (!auth.approved()) {
-                out.put("declined", true);
-                out.put("message", auth.message());
-                return new NodeOutcome.Done("declined", out, auth.message());
+                return declined(out, auth);
             }
             authorizationId = auth.id();
             if (authorizeOnly) {
@@ -59,17 +47,5 @@ public final class CapturePaymentNode implements Node {
         out.put("paymentId", capture.id());
         out.put("captured", true);
         return new NodeOutcome.Done("ok", out, "Captured " + Money.format(ctx.amount(), ctx.currency()));
-    }
-
-    @Override
-    public String eventOn(String branch, JsonNode output) {
-        // the contract: order.paid is sent when "commerce.capture_payment finishes on its ok branch", an
-        // authorize-only step included
-        return "ok".equals(branch) ? "order.paid" : null;
-    }
-
-    @Override
-    public void compensate(NodeContext ctx, JsonNode output) {
-        PaymentCompensation.undo(ctx, output);
     }
 }

@@ -1,16 +1,13 @@
 package io.orderflow.gateway.flows;
 
 import io.orderflow.gateway.api.ApiException;
+import io.orderflow.kafka.FlowsView;
 import io.orderflow.kafka.KafkaSettings;
-import io.orderflow.kafka.CompactedTopicView;
 import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.flows.FlowVersion;
-import io.orderflow.schemas.topics.Topics;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -20,28 +17,17 @@ import reactor.core.publisher.Mono;
  * Answers only once the view has caught up with what the topic held at start.
  */
 @Component
-public class FlowCatalog extends CompactedTopicView<String, FlowRecord> {
+public class FlowCatalog extends FlowsView {
 
     private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(10);
 
-    private final Map<String, FlowRecord> flows = new ConcurrentHashMap<>();
-
     public FlowCatalog(KafkaSettings kafka) {
-        super(kafka, Topics.FLOWS);
-    }
-
-    @Override
-    protected void apply(String id, FlowRecord flow) {
-        if (flow == null) {
-            flows.remove(id);
-        } else {
-            flows.put(id, flow);
-        }
+        super(kafka);
     }
 
     /** Every flow, most recently updated first. */
     public Mono<List<FlowRecord>> all() {
-        return loaded().then(Mono.fromSupplier(() -> flows.values().stream()
+        return loaded().then(Mono.fromSupplier(() -> flows().stream()
                 .sorted(Comparator.comparingLong(FlowRecord::updatedAt).reversed()
                         .thenComparing(FlowRecord::id))
                 .toList()));
@@ -53,7 +39,7 @@ public class FlowCatalog extends CompactedTopicView<String, FlowRecord> {
      */
     public Mono<FlowVersion> resolve(String flowId, Integer version) {
         return loaded().then(Mono.fromCallable(() -> {
-            FlowRecord flow = flows.get(flowId);
+            FlowRecord flow = flow(flowId);
             if (flow == null) {
                 throw ApiException.notFound("Flow " + flowId + " not found");
             }

@@ -1,13 +1,10 @@
 package io.orderflow.processor.flows;
 
-import io.orderflow.kafka.CompactedTopicView;
+import io.orderflow.kafka.FlowsView;
 import io.orderflow.processor.ProcessorProperties;
 import io.orderflow.schemas.flows.FlowRecord;
 import io.orderflow.schemas.flows.FlowVersion;
-import io.orderflow.schemas.topics.Topics;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,26 +13,15 @@ import org.springframework.stereotype.Component;
  * Versions are immutable, so a version seen once never changes.
  */
 @Component
-public class PinnedFlows extends CompactedTopicView<String, FlowRecord> {
-
-    private final Map<String, FlowRecord> flows = new ConcurrentHashMap<>();
+public class PinnedFlows extends FlowsView {
 
     public PinnedFlows(ProcessorProperties settings) {
-        super(settings.kafka(), Topics.FLOWS);
-    }
-
-    @Override
-    protected void apply(String id, FlowRecord flow) {
-        if (flow == null) {
-            flows.remove(id);
-        } else {
-            flows.put(id, flow);
-        }
+        super(settings.kafka());
     }
 
     /** The published version {@code version} of flow {@code flowId}, if the view has it. */
     public Optional<FlowVersion> version(String flowId, int version) {
-        FlowRecord flow = flowId == null ? null : flows.get(flowId);
+        FlowRecord flow = flowId == null ? null : flow(flowId);
         return flow == null ? Optional.empty() : flow.resolve(version);
     }
 }

@@ -8,12 +8,10 @@ import static org.awaitility.Awaitility.await;
 import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
 import io.orderflow.schemas.events.OrderEvent;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,38 +24,18 @@ class DeliveryListingTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    /** Fans the events out and makes the attempts. */
-    private static DispatcherHttp dispatcher;
+    /** Fans the events out and makes the attempts; starts first and stops last. */
+    @RegisterExtension
+    @Order(1)
+    static final DispatcherHttp dispatcher = new DispatcherHttp("--orderflow.dispatcher.backoff-initial=60s");
     /** Another instance that fans nothing out (its listeners do not start): it only answers the API. */
-    private static DispatcherHttp listing;
-
-    private final List<TestReceiver> receivers = new ArrayList<>();
-
-    @BeforeAll
-    static void start() {
-        dispatcher = new DispatcherHttp("--orderflow.dispatcher.backoff-initial=60s");
-        listing = new DispatcherHttp("--spring.kafka.listener.auto-startup=false");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (listing != null) {
-            listing.close();
-        }
-        if (dispatcher != null) {
-            dispatcher.close();
-        }
-    }
-
-    @AfterEach
-    void cleanUp() throws Exception {
-        dispatcher.deleteSubscriptions();
-        receivers.forEach(TestReceiver::close);
-    }
+    @RegisterExtension
+    @Order(2)
+    static final DispatcherHttp listing = new DispatcherHttp("--spring.kafka.listener.auto-startup=false");
 
     @Test
     void aDeliveryIsListedPendingFromItsEventOnThenDeliveredWithTheSameRecord() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.holding());
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.holding());
         String subscription = dispatcher.subscribe(receiver, null);
         String orderId = newOrderId();
         OrderEvent paid = event("order.paid", orderId, "ord.1:pay:2", null);
@@ -103,7 +81,7 @@ class DeliveryListingTest {
 
     @Test
     void anInstanceThatDoesNotFanOutListsTheDeliveryPendingToo() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.holding());
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.holding());
         String subscription = dispatcher.subscribe(receiver, List.of("order.completed"));
         await().atMost(WAIT).until(() -> listing.call("GET", "/internal/subscriptions/" + subscription, null)
                 .status() == 200);
@@ -132,7 +110,7 @@ class DeliveryListingTest {
 
     @Test
     void aDeliveryWhoseFirstAttemptFailsStaysPendingWithItThenFails() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 503));
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.failing(Integer.MAX_VALUE, 503));
         String subscription = dispatcher.subscribe(receiver, null);
         String orderId = newOrderId();
         // an event that allows no retry: its first failed attempt is its last
@@ -154,10 +132,5 @@ class DeliveryListingTest {
                 .allSatisfy(d -> assertThat(d.get("status").asString()).isEqualTo("failed"));
         assertThat(listing.deliveries(subscription)).hasSize(1);
         assertThat(receiver.received()).hasSize(1);
-    }
-
-    private TestReceiver receiver(TestReceiver receiver) {
-        receivers.add(receiver);
-        return receiver;
     }
 }

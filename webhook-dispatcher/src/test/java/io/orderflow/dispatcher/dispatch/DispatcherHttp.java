@@ -30,6 +30,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -37,23 +41,33 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A dispatcher on the test broker with the given settings, its internal API over HTTP, and a producer of order events:
- * what the tests of redelivery, replay, health and signature compatibility share. Subscriptions made through it are
- * deleted by {@link #deleteSubscriptions}. What the dispatcher's other tests on the broker share as well.
+ * what the dispatcher's tests on the broker share. A test class registers it as a static
+ * {@code @RegisterExtension} field: it starts before the class's first test and stops after its last
+ * ({@link #afterAll}). After each test the subscriptions made through it are deleted and the receivers handed to
+ * {@link #receiver} are closed, so no test sees another's deliveries or retries.
  */
-final class DispatcherHttp implements AutoCloseable {
+final class DispatcherHttp implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
     /** One answer: status, {@code Retry-After} if any, and the JSON body. */
     record Answer(int status, String retryAfter, JsonNode body) {
     }
 
-    private final ConfigurableApplicationContext app;
-    private final KafkaProducer<String, String> producer;
+    private final String[] settings;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    private final String base;
     private final List<String> subscriptions = new ArrayList<>();
+    private final List<TestReceiver> receivers = new ArrayList<>();
+    private ConfigurableApplicationContext app;
+    private KafkaProducer<String, String> producer;
+    private String base;
 
+    /** A dispatcher to start with {@code settings} (command-line arguments) on top of the test broker's. */
     DispatcherHttp(String... settings) {
+        this.settings = settings.clone();
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
         String bootstrap = TestKafka.bootstrapServers();
         app = WebhookDispatcherApplication.application().run(Stream.concat(Stream.of(
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
@@ -65,6 +79,12 @@ final class DispatcherHttp implements AutoCloseable {
         base = "http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
                 new StringSerializer(), new StringSerializer());
+    }
+
+    /** Hands {@code receiver} to the dispatcher to close after the test. */
+    TestReceiver receiver(TestReceiver receiver) {
+        receivers.add(receiver);
+        return receiver;
     }
 
     /** Subscribes {@code receiver} (all events when {@code events} is null) and lets it verify with the secret. */
@@ -130,6 +150,17 @@ final class DispatcherHttp implements AutoCloseable {
                 .findFirst().orElseThrow(() -> new AssertionError("no delivery " + deliveryId + " yet"));
     }
 
+    /**
+     * The subscription's first delivery record. While it has none yet (the fan-out reads events in batches, up to
+     * 100 ms later) this fails as an assertion, which an await retries, not with the list's NoSuchElementException,
+     * which ends it.
+     */
+    JsonNode firstDelivery(String subscription) throws Exception {
+        List<JsonNode> all = deliveries(subscription);
+        assertThat(all).as("deliveries of " + subscription).isNotEmpty();
+        return all.getFirst();
+    }
+
     /** The subscription as the list shows it. */
     JsonNode listed(String subscription) throws Exception {
         for (JsonNode listed : call("GET", "/internal/subscriptions", null).body().get("subscriptions")) {
@@ -173,11 +204,14 @@ final class DispatcherHttp implements AutoCloseable {
         return 0;
     }
 
-    void deleteSubscriptions() throws Exception {
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
         for (String subscription : List.copyOf(subscriptions)) {
             call("DELETE", "/internal/subscriptions/" + subscription, null);
         }
         subscriptions.clear();
+        receivers.forEach(TestReceiver::close);
+        receivers.clear();
     }
 
     static OrderEvent event(String name, String orderId, String step, Integer retries) {
@@ -199,9 +233,13 @@ final class DispatcherHttp implements AutoCloseable {
      * next class's retries of 400 ms behind it for up to a minute.
      */
     @Override
-    public void close() {
+    public void afterAll(ExtensionContext context) {
+        if (app == null) {
+            return;
+        }
         producer.close();
         app.close();
+        app = null;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 TestKafka.bootstrapServers()))) {
             Map<TopicPartition, OffsetSpec> ends = new HashMap<>();

@@ -14,9 +14,8 @@ import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,20 +30,9 @@ class StripeVerificationTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final long TOLERANCE_SECONDS = 300;
 
-    private static DispatcherHttp dispatcher;
-
-    @BeforeAll
-    static void start() {
-        dispatcher = new DispatcherHttp("--orderflow.dispatcher.rotation-grace=" + GRACE.toMillis() + "ms");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (dispatcher != null) {
-            dispatcher.deleteSubscriptions();
-            dispatcher.close();
-        }
-    }
+    @RegisterExtension
+    static final DispatcherHttp dispatcher = new DispatcherHttp(
+            "--orderflow.dispatcher.rotation-grace=" + GRACE.toMillis() + "ms");
 
     @Test
     void stripesVerifierAcceptsEitherSecretDuringTheGracePeriodAndOnlyTheNewOneAfter() throws Exception {

@@ -1,5 +1,6 @@
 package io.orderflow.dispatcher.dispatch;
 
+import static io.orderflow.dispatcher.dispatch.DispatcherHttp.newOrderId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,10 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,34 +33,16 @@ class SubscriberFaultsTest {
     private static final Duration BACKOFF = Duration.ofMillis(250);
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    private static DispatcherHttp dispatcher;
-
-    private final List<TestReceiver> receivers = new ArrayList<>();
-
-    @BeforeAll
-    static void start() {
-        dispatcher = new DispatcherHttp("--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
-                "--orderflow.dispatcher.request-timeout=3s");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (dispatcher != null) {
-            dispatcher.close();
-        }
-    }
-
-    @AfterEach
-    void cleanUp() throws Exception {
-        dispatcher.deleteSubscriptions();
-        receivers.forEach(TestReceiver::close);
-    }
+    @RegisterExtension
+    static final DispatcherHttp dispatcher = new DispatcherHttp(
+            "--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
+            "--orderflow.dispatcher.request-timeout=3s");
 
     @Test
     void aHealthySubscriberKeepsItsPaceNextToASlowAndASilentOne() throws Exception {
-        TestReceiver slow = receiver(TestReceiver.answeringAfter(Duration.ofSeconds(2)));
-        TestReceiver silent = receiver(TestReceiver.neverAnswering());
-        TestReceiver healthy = receiver(TestReceiver.answering());
+        TestReceiver slow = dispatcher.receiver(TestReceiver.answeringAfter(Duration.ofSeconds(2)));
+        TestReceiver silent = dispatcher.receiver(TestReceiver.neverAnswering());
+        TestReceiver healthy = dispatcher.receiver(TestReceiver.answering());
         String slowSubscription = dispatcher.subscribe(slow, null);
         String silentSubscription = dispatcher.subscribe(silent, null);
         dispatcher.subscribe(healthy, null);
@@ -69,8 +50,8 @@ class SubscriberFaultsTest {
         // Given each has shown what it is once (the slow one answered after 2 s, the silent one not within 3 s),
         publish(List.of(event(newOrderId())));
         await().atMost(WAIT).untilAsserted(() -> {
-            assertThat(firstDelivery(slowSubscription).get("status").asString()).isEqualTo("delivered");
-            assertThat(firstDelivery(silentSubscription).get("lastError").asString())
+            assertThat(dispatcher.firstDelivery(slowSubscription).get("status").asString()).isEqualTo("delivered");
+            assertThat(dispatcher.firstDelivery(silentSubscription).get("lastError").asString())
                     .isEqualTo("No response within 3 s");
         });
 
@@ -124,7 +105,7 @@ class SubscriberFaultsTest {
 
         // and once it is back (before the last of the five retries, which are 7.75 s in all here, however late they
         // run on a busy machine), each arrives once, on a retry, and is recorded delivered.
-        TestReceiver back = receiver(TestReceiver.answeringOn(port));
+        TestReceiver back = dispatcher.receiver(TestReceiver.answeringOn(port));
         back.verifyWith(created.get("secret").asString());
         await().atMost(WAIT).until(() -> deliveriesOf(back, orders).size() == orders.size());
         await().atMost(WAIT).untilAsserted(() -> assertThat(dispatcher.deliveries(subscription))
@@ -157,17 +138,6 @@ class SubscriberFaultsTest {
                         (first, again) -> first));
     }
 
-    private TestReceiver receiver(TestReceiver receiver) {
-        receivers.add(receiver);
-        return receiver;
-    }
-
-    private static JsonNode firstDelivery(String subscription) throws Exception {
-        List<JsonNode> all = dispatcher.deliveries(subscription);
-        assertThat(all).as("deliveries of " + subscription).isNotEmpty();
-        return all.getFirst();
-    }
-
     private static void publish(List<OrderEvent> events) {
         events.forEach(dispatcher::publish);
     }
@@ -177,9 +147,5 @@ class SubscriberFaultsTest {
         JsonNode data = Json.MAPPER.readTree("{\"order\": {\"id\": \"%s\"}, \"outcome\": \"completed\"}"
                 .formatted(orderId));
         return new OrderEvent("order.completed", orderId, "end", System.currentTimeMillis(), data, null);
-    }
-
-    private static String newOrderId() {
-        return DispatcherHttp.newOrderId();
     }
 }

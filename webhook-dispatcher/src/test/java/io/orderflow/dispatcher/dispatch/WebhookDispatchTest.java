@@ -1,5 +1,6 @@
 package io.orderflow.dispatcher.dispatch;
 
+import static io.orderflow.dispatcher.dispatch.DispatcherHttp.newOrderId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,10 +16,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -34,36 +33,17 @@ class WebhookDispatchTest {
     private static final Duration WAIT = Duration.ofSeconds(45);
     private static final Duration ROTATION_GRACE = Duration.ofSeconds(5);
 
-    private static DispatcherHttp dispatcher;
-
-    private final List<TestReceiver> receivers = new ArrayList<>();
-
-    @BeforeAll
-    static void start() {
-        dispatcher = new DispatcherHttp("--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
-                "--orderflow.dispatcher.request-timeout=3s",
-                "--orderflow.dispatcher.rotation-grace=" + ROTATION_GRACE.toMillis() + "ms");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (dispatcher != null) {
-            dispatcher.close();
-        }
-    }
-
-    /** Each test's subscriptions go away with it, so no test sees another's deliveries or retries. */
-    @AfterEach
-    void cleanUp() throws Exception {
-        dispatcher.deleteSubscriptions();
-        receivers.forEach(TestReceiver::close);
-    }
+    @RegisterExtension
+    static final DispatcherHttp dispatcher = new DispatcherHttp(
+            "--orderflow.dispatcher.backoff-initial=" + BACKOFF.toMillis() + "ms",
+            "--orderflow.dispatcher.request-timeout=3s",
+            "--orderflow.dispatcher.rotation-grace=" + ROTATION_GRACE.toMillis() + "ms");
 
     // ---------------------------------------------------------------- delivery request
 
     @Test
     void deliversEachDataShapeSignedWithTheSpecHeadersAndBody() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.answering());
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.answering());
         String subscription = subscribe(receiver, null);
         String orderId = newOrderId();
         List<OrderEvent> events = List.of(
@@ -121,7 +101,7 @@ class WebhookDispatchTest {
 
     @Test
     void retriesOnTheScheduleWithTheSameDeliveryIdUntilDelivered() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.failing(3, 500));
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.failing(3, 500));
         String subscription = subscribe(receiver, null);
         String orderId = newOrderId();
         publish(event("order.shipped", orderId, "ord.1:ship:5", nodeData(orderId, "ship", "commerce.ship")));
@@ -135,7 +115,7 @@ class WebhookDispatchTest {
         assertThat(attempts).allMatch(Received::signatureValid);
         assertSpacedPerSchedule(attempts);
         await().atMost(WAIT).untilAsserted(() -> {
-            JsonNode delivery = firstDelivery(subscription);
+            JsonNode delivery = dispatcher.firstDelivery(subscription);
             assertThat(delivery.get("status").asString()).isEqualTo("delivered");
             assertThat(delivery.get("attempts").asInt()).isEqualTo(4);
             assertThat(delivery.get("responseStatus").asInt()).isEqualTo(200);
@@ -146,14 +126,14 @@ class WebhookDispatchTest {
 
     @Test
     void marksTheDeliveryFailedAfterTheFifthRetry() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 503));
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.failing(Integer.MAX_VALUE, 503));
         String subscription = subscribe(receiver, List.of("order.refunded"));
         String orderId = newOrderId();
         publish(event("order.refunded", orderId, "ord.1:refund:3", nodeData(orderId, "refund", "commerce.refund")));
 
         // While it retries, the record shows the attempts so far and why the last one failed.
         await().atMost(WAIT).untilAsserted(() -> {
-            JsonNode delivery = firstDelivery(subscription);
+            JsonNode delivery = dispatcher.firstDelivery(subscription);
             assertThat(delivery.get("status").asString()).isEqualTo("pending");
             assertThat(delivery.get("attempts").asInt()).isGreaterThanOrEqualTo(3);
             assertThat(delivery.get("responseStatus").asInt()).isEqualTo(503);
@@ -161,7 +141,7 @@ class WebhookDispatchTest {
         });
         await().atMost(WAIT).until(() -> receiver.received().size() == 6);
         await().atMost(WAIT).untilAsserted(() -> {
-            JsonNode delivery = firstDelivery(subscription);
+            JsonNode delivery = dispatcher.firstDelivery(subscription);
             assertThat(delivery.get("status").asString()).isEqualTo("failed");
             assertThat(delivery.get("attempts").asInt()).isEqualTo(6);
             assertThat(delivery.get("responseStatus").asInt()).isEqualTo(503);
@@ -182,7 +162,7 @@ class WebhookDispatchTest {
         Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
         root.addAppender(logs);
         try {
-            TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 500));
+            TestReceiver receiver = dispatcher.receiver(TestReceiver.failing(Integer.MAX_VALUE, 500));
             String subscription = subscribe(receiver, null);
             String orderId = newOrderId();
             publish(new OrderEvent("order.cancelled", orderId, "cancel", System.currentTimeMillis(),
@@ -190,7 +170,7 @@ class WebhookDispatchTest {
                             .formatted(summary(orderId))), 1));
 
             await().atMost(WAIT).untilAsserted(() -> {
-                JsonNode delivery = firstDelivery(subscription);
+                JsonNode delivery = dispatcher.firstDelivery(subscription);
                 assertThat(delivery.get("status").asString()).isEqualTo("failed");
                 assertThat(delivery.get("attempts").asInt()).isEqualTo(2);
             });
@@ -209,8 +189,8 @@ class WebhookDispatchTest {
 
     @Test
     void aSubscriberThatNeverAnswersDoesNotCostOthersATimeoutPerDelivery() throws Exception {
-        TestReceiver silent = receiver(TestReceiver.neverAnswering());
-        TestReceiver healthy = receiver(TestReceiver.answering());
+        TestReceiver silent = dispatcher.receiver(TestReceiver.neverAnswering());
+        TestReceiver healthy = dispatcher.receiver(TestReceiver.answering());
         String silentSubscription = subscribe(silent, null);
         String healthySubscription = subscribe(healthy, null);
         for (int i = 0; i < 6; i++) {
@@ -236,9 +216,9 @@ class WebhookDispatchTest {
 
     @Test
     void aSlowAndASilentSubscriberDoNotHoldUpAHealthyOnesDeliveries() throws Exception {
-        TestReceiver slow = receiver(TestReceiver.answeringAfter(Duration.ofSeconds(2)));
-        TestReceiver silent = receiver(TestReceiver.neverAnswering());
-        TestReceiver healthy = receiver(TestReceiver.answering());
+        TestReceiver slow = dispatcher.receiver(TestReceiver.answeringAfter(Duration.ofSeconds(2)));
+        TestReceiver silent = dispatcher.receiver(TestReceiver.neverAnswering());
+        TestReceiver healthy = dispatcher.receiver(TestReceiver.answering());
         String slowSubscription = subscribe(slow, null);
         String silentSubscription = subscribe(silent, null);
         subscribe(healthy, null);
@@ -246,8 +226,8 @@ class WebhookDispatchTest {
         // Given each has shown what it is: the slow one answered after 2 s, the silent one not within 3 s.
         publish(event("order.completed", newOrderId(), "end", null));
         await().atMost(WAIT).untilAsserted(() -> {
-            assertThat(firstDelivery(slowSubscription).get("status").asString()).isEqualTo("delivered");
-            assertThat(firstDelivery(silentSubscription).get("lastError").asString())
+            assertThat(dispatcher.firstDelivery(slowSubscription).get("status").asString()).isEqualTo("delivered");
+            assertThat(dispatcher.firstDelivery(silentSubscription).get("lastError").asString())
                     .isEqualTo("No response within 3 s");
         });
 
@@ -267,7 +247,7 @@ class WebhookDispatchTest {
 
     @Test
     void aRotatedSecretSignsNextToTheOldOneForTheGracePeriodThenAlone() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.answering());
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.answering());
         JsonNode created = call("POST", "/internal/subscriptions", "{\"url\": \"" + receiver.url() + "\"}", 201);
         String subscription = created.get("subscription").get("id").asString();
         String oldSecret = created.get("secret").asString();
@@ -311,8 +291,8 @@ class WebhookDispatchTest {
 
     @Test
     void deliversOnlyTheEventsASubscriptionAskedFor() throws Exception {
-        TestReceiver shippedOnly = receiver(TestReceiver.answering());
-        TestReceiver everything = receiver(TestReceiver.answering());
+        TestReceiver shippedOnly = dispatcher.receiver(TestReceiver.answering());
+        TestReceiver everything = dispatcher.receiver(TestReceiver.answering());
         String shippedSubscription = subscribe(shippedOnly, List.of("order.shipped"));
         subscribe(everything, List.of("*"));
         String orderId = newOrderId();
@@ -328,7 +308,7 @@ class WebhookDispatchTest {
 
     @Test
     void aReplayedEventIsNotDeliveredAgainOnceSettled() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.answering());
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.answering());
         String subscription = subscribe(receiver, null);
         String orderId = newOrderId();
         OrderEvent paid = event("order.paid", orderId, "ord.1:pay:2", nodeData(orderId, "pay", "commerce.charge"));
@@ -345,8 +325,8 @@ class WebhookDispatchTest {
 
     @Test
     void aDeletedSubscriptionGetsNothingMore() throws Exception {
-        TestReceiver deleted = receiver(TestReceiver.answering());
-        TestReceiver control = receiver(TestReceiver.answering());
+        TestReceiver deleted = dispatcher.receiver(TestReceiver.answering());
+        TestReceiver control = dispatcher.receiver(TestReceiver.answering());
         String subscription = subscribe(deleted, null);
         subscribe(control, null);
         String orderId = newOrderId();
@@ -368,7 +348,7 @@ class WebhookDispatchTest {
 
     @Test
     void deletingASubscriptionStopsItsRetries() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 500));
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.failing(Integer.MAX_VALUE, 500));
         String subscription = subscribe(receiver, null);
         publish(event("order.paid", newOrderId(), "ord.1:pay:2", null));
         await().atMost(WAIT).until(() -> receiver.received().size() >= 2);
@@ -474,28 +454,12 @@ class WebhookDispatchTest {
         return receiver.received().stream().map(Received::deliveryId).distinct().count();
     }
 
-    private TestReceiver receiver(TestReceiver receiver) {
-        receivers.add(receiver);
-        return receiver;
-    }
-
     private static String subscribe(TestReceiver receiver, List<String> events) throws Exception {
         return dispatcher.subscribe(receiver, events);
     }
 
     private static List<JsonNode> deliveries(String subscription) throws Exception {
         return dispatcher.deliveries(subscription);
-    }
-
-    /**
-     * The subscription's first delivery record. While it has none yet (the fan-out reads events in batches, up to
-     * 100 ms later) this fails as an assertion, which an await retries, not with the list's NoSuchElementException,
-     * which ends it.
-     */
-    private static JsonNode firstDelivery(String subscription) throws Exception {
-        List<JsonNode> all = deliveries(subscription);
-        assertThat(all).as("deliveries of " + subscription).isNotEmpty();
-        return all.getFirst();
     }
 
     private static JsonNode call(String method, String path, String body, int expectedStatus) throws Exception {
@@ -511,10 +475,6 @@ class WebhookDispatchTest {
 
     private static OrderEvent event(String name, String orderId, String step, JsonNode data) {
         return new OrderEvent(name, orderId, step, System.currentTimeMillis(), data, null);
-    }
-
-    private static String newOrderId() {
-        return DispatcherHttp.newOrderId();
     }
 
     private static String summary(String orderId) {

@@ -14,12 +14,9 @@ import io.orderflow.dispatcher.deliveries.SubscriptionHealth;
 import io.orderflow.schemas.events.OrderEvent;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
@@ -36,35 +33,18 @@ class WebhookResendTest {
     private static final String ORDER_TRACE = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     private static final String WELL_FORMED = "00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]";
 
-    private static DispatcherHttp dispatcher;
-    private final List<TestReceiver> receivers = new ArrayList<>();
 
-    @BeforeAll
-    static void start() {
-        dispatcher = new DispatcherHttp(
-                "--orderflow.dispatcher.backoff-initial=60s",
-                "--orderflow.dispatcher.request-timeout=3s",
-                "--orderflow.dispatcher.failing-after=3");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (dispatcher != null) {
-            dispatcher.close();
-        }
-    }
-
-    @AfterEach
-    void cleanUp() throws Exception {
-        dispatcher.deleteSubscriptions();
-        receivers.forEach(TestReceiver::close);
-    }
+    @RegisterExtension
+    static final DispatcherHttp dispatcher = new DispatcherHttp(
+            "--orderflow.dispatcher.backoff-initial=60s",
+            "--orderflow.dispatcher.request-timeout=3s",
+            "--orderflow.dispatcher.failing-after=3");
 
     // ---------------------------------------------------------------- redelivery
 
     @Test
     void aFailedDeliveryIsRedeliveredWithTheSameIdAsANewAttempt() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.failing(2, 500));
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.failing(2, 500));
         String subscription = dispatcher.subscribe(receiver, null);
         // Given a delivery that failed: its event allows no retry, and the receiver answered 500.
         OrderEvent paid = event("order.paid", newOrderId(), "ord.1:pay:2", 0);
@@ -114,7 +94,7 @@ class WebhookResendTest {
 
     @Test
     void redeliveryAnswers404ForAnUnknownSubscriptionOrDeliveryAnd409WhileRetriesAreUnderWay() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.failing(Integer.MAX_VALUE, 503));
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.failing(Integer.MAX_VALUE, 503));
         String subscription = dispatcher.subscribe(receiver, null);
         OrderEvent shipped = event("order.shipped", newOrderId(), "ord.1:ship:3", null);
         dispatcher.publish(shipped, null);
@@ -143,7 +123,7 @@ class WebhookResendTest {
 
     @Test
     void aReplaySendsAgainTheEventsOfTheWindowThatTheFilterMatches() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.answering());
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.answering());
         String subscription = dispatcher.subscribe(receiver, List.of("order.paid", "order.shipped"));
         String orderId = newOrderId();
         // Stamped around now, after whatever the topic holds already: before, in and after the window [t+1s, t+2s).
@@ -182,7 +162,7 @@ class WebhookResendTest {
 
     @Test
     void aReplayIsRateLimitedBoundedAndChecked() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.answering());
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.answering());
         String subscription = dispatcher.subscribe(receiver, null);
         String path = "/internal/subscriptions/" + subscription + "/replay";
         String lastMinute = "{\"since\": \"" + Instant.now().minusSeconds(60) + "\"}";
@@ -194,7 +174,7 @@ class WebhookResendTest {
                 .matches("A replay of " + subscription + " ran less than 1 min ago; try again in \\d+ s");
         assertThat(Integer.parseInt(second.retryAfter())).isBetween(1, 60);
 
-        TestReceiver other = receiver(TestReceiver.answering());
+        TestReceiver other = dispatcher.receiver(TestReceiver.answering());
         String otherPath = "/internal/subscriptions/" + dispatcher.subscribe(other, null) + "/replay";
         Answer tooLong = dispatcher.call("POST", otherPath,
                 "{\"since\": \"" + Instant.now().minus(Duration.ofHours(25)) + "\"}");
@@ -220,7 +200,7 @@ class WebhookResendTest {
 
     @Test
     void aReplayAndARedeliveryCarryATraceContextAndTheirLagRunsFromTheRequest() throws Exception {
-        TestReceiver receiver = receiver(TestReceiver.answering());
+        TestReceiver receiver = dispatcher.receiver(TestReceiver.answering());
         String subscription = dispatcher.subscribe(receiver, List.of("order.paid", "order.shipped"));
         String orderId = newOrderId();
         long now = System.currentTimeMillis();
@@ -300,7 +280,7 @@ class WebhookResendTest {
         Logger healthLog = (Logger) LoggerFactory.getLogger(SubscriptionHealth.class);
         healthLog.addAppender(logs);
         try {
-            TestReceiver receiver = receiver(TestReceiver.failing(3, 500));
+            TestReceiver receiver = dispatcher.receiver(TestReceiver.failing(3, 500));
             String subscription = dispatcher.subscribe(receiver, null);
             assertThat(dispatcher.listed(subscription).get("health").asString()).isEqualTo("ok");
             assertThat(dispatcher.listed(subscription).get("lastSuccessAt").isNull()).isTrue();
@@ -342,10 +322,5 @@ class WebhookResendTest {
         }
         Answer unknown = dispatcher.call("GET", "/internal/subscriptions/whs_unknown", null);
         assertThat(unknown.status()).isEqualTo(404);
-    }
-
-    private TestReceiver receiver(TestReceiver receiver) {
-        receivers.add(receiver);
-        return receiver;
     }
 }
