@@ -52,6 +52,11 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     private static final Logger log = LoggerFactory.getLogger(StreamsProgress.class);
     static final Duration EVERY = Duration.ofSeconds(10);
     static final Duration STALLED_AFTER = Duration.ofSeconds(30);
+    /**
+     * How long tasks wait before what holds them is looked at and released when stale ({@link #releaseStale}): sooner
+     * than the WARN line, since a restart held by a stale member or stale offsets would otherwise lose those seconds.
+     */
+    static final Duration RELEASE_AFTER = Duration.ofSeconds(10);
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(2);
     private static final Set<TransactionState> OPEN = Set.of(TransactionState.ONGOING,
             TransactionState.PREPARE_ABORT, TransactionState.PREPARE_COMMIT);
@@ -71,6 +76,7 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     private final LongSupplier clock;
     private final Duration every;
     private final Duration stalledAfter;
+    private final Duration releaseAfter;
     private final Map<String, Restore> restoring = new HashMap<>();
     private long restoredDone;
     private long totalDone;
@@ -79,7 +85,7 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     /** When the application last was {@code RUNNING}, or started; wall-clock milliseconds. */
     private volatile long runningAt;
     private long lastWarnAt;
-    /** When stale offset commits were last looked for (once per stall); wall-clock milliseconds. */
+    /** When what holds the tasks was last looked for and released if stale (once per stall); wall-clock ms. */
     private long releasedAt;
 
     /**
@@ -98,6 +104,7 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
         this.clock = clock;
         this.every = every;
         this.stalledAfter = stalledAfter;
+        this.releaseAfter = RELEASE_AFTER.compareTo(stalledAfter) < 0 ? RELEASE_AFTER : stalledAfter;
         this.runningAt = clock.getAsLong();
     }
 
@@ -184,10 +191,13 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
             if (restoring()) {
                 log.info(progressLine());
             }
-            if (app.state().isRunningOrRebalancing() && now - runningAt >= stalledAfter.toMillis()
-                    && now - lastWarnAt >= stalledAfter.toMillis() && !restoring()) {
-                lastWarnAt = now;
-                reportStall(app, now);
+            if (app.state().isRunningOrRebalancing() && !restoring()) {
+                if (now - runningAt >= stalledAfter.toMillis() && now - lastWarnAt >= stalledAfter.toMillis()) {
+                    lastWarnAt = now;
+                    reportStall(app, now);
+                } else if (releasedAt < runningAt && now - runningAt >= releaseAfter.toMillis()) {
+                    releaseStale(app, now);
+                }
             }
         } catch (RuntimeException e) {
             log.debug("{}: could not report the start's progress", service, e);
@@ -195,10 +205,8 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     }
 
     /**
-     * Logs what the stalled tasks wait for and, once per stall, releases what holds them when it is known to be stale:
-     * the group's static members that are this process under an earlier instance id ({@link FormerMembers}), or
-     * committed offsets that stay unstable although none of the app's own transactions is open
-     * ({@link StaleOffsetCommits}). One admin client and one look at the group and the partitions for all of it.
+     * Logs what the stalled tasks wait for, and releases what holds them when that is stale and was not released yet in
+     * this stall ({@link #releaseStale}). One admin client and one look at the group and the partitions for all of it.
      */
     private void reportStall(KafkaStreams app, long now) {
         Set<TopicPartition> assigned = Set.of();
@@ -210,16 +218,38 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
             log.warn("{} has not started its tasks for {} s (state {}): {}", service, (now - runningAt) / 1000,
                     app.state(), why(admin, assigned, unstable, former));
             if (releasedAt < runningAt) {
-                releasedAt = now;
-                if (!former.isEmpty()) {
-                    FormerMembers.remove(admin, group, former);
-                } else if (!unstable.isEmpty()) {
-                    StaleOffsetCommits.release(admin, config, group, transactionalIds(app), unstable);
-                }
+                release(app, admin, now, former, unstable);
             }
         } catch (RuntimeException e) {
             log.warn("{} has not started its tasks for {} s (state {}): partitions {} assigned; could not ask the "
                     + "cluster why: {}", service, (now - runningAt) / 1000, app.state(), assigned, e.toString());
+        }
+    }
+
+    /**
+     * Once per stall, {@link #RELEASE_AFTER} into it: releases what holds the tasks when it is known to be stale, the
+     * group's static members that are this process under an earlier instance id ({@link FormerMembers}), or committed
+     * offsets that stay unstable although none of the app's own transactions is open ({@link StaleOffsetCommits}).
+     */
+    private void releaseStale(KafkaStreams app, long now) {
+        try (Admin admin = Admin.create(adminConfig())) {
+            String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+            List<MemberDescription> former = formerMembers(app, admin, group);
+            Set<TopicPartition> assigned = assigned(app, admin);
+            release(app, admin, now, former, assigned.isEmpty() ? List.of() : unstableOffsets(admin, assigned));
+        } catch (RuntimeException e) {
+            log.debug("{}: could not look for what holds its tasks", service, e);
+        }
+    }
+
+    private void release(KafkaStreams app, Admin admin, long now, List<MemberDescription> former,
+                         List<TopicPartition> unstable) {
+        releasedAt = now;
+        String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+        if (!former.isEmpty()) {
+            FormerMembers.remove(admin, group, former);
+        } else if (!unstable.isEmpty()) {
+            StaleOffsetCommits.release(admin, config, group, transactionalIds(app), unstable);
         }
     }
 
