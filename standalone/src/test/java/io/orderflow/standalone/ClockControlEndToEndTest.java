@@ -20,25 +20,40 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The standalone system started with {@code CLOCK_CONTROL=true} and {@code TIME_SCALE=1} (waits as long as the flows
- * say): moving the service clock over the API makes what is due by it happen within seconds, in the processor (an
- * approval escalates), the runner (a subscription's 30-day sleep ends) and the daily replenishment, and a restart on
- * the same data keeps the time. The tests run in order, since the clock only goes forward.
+ * The standalone system on its in-process broker, started with {@code CLOCK_CONTROL=true}, {@code TIME_SCALE=1}
+ * (waits as long as the flows say) and {@code ORDER_RETENTION=365d} (ended orders outlive the clock's moves). First the walking skeleton as a new user drives it over HTTP (an order started,
+ * completed, read back). Then moving the service clock over the API makes what is due by it happen within seconds, in
+ * the processor (an approval escalates), the runner (a subscription's 30-day sleep ends) and the daily replenishment;
+ * and a restart on the same data keeps the skeleton's order and the time. The tests run in order, since the clock only
+ * goes forward, and one system start and restart serves both the skeleton and the clock.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClockControlEndToEndTest {
 
     /** How soon a change's effect must show: the next sweep is at most a second away. */
     private static final Duration PROMPTLY = Duration.ofSeconds(5);
+    /** Beyond ASCII, to show that the order's view goes out as UTF-8. */
+    private static final String LINE_NAME = "T-shirt « été » 👕";
+    private static final Map<String, Object> STOREFRONT_ORDER = Map.of(
+            "flowId", "storefront_order",
+            "input", Map.of(
+                    "type", "storefront_order",
+                    "customerId", "cus_e2e",
+                    "currency", "USD",
+                    "lines", List.of(Map.of("sku", "TSHIRT-RED-M", "name", LINE_NAME, "qty", 2, "unitPrice", 19.5)),
+                    "meta", Map.of("shipTo", "1 Main Street, Springfield")));
 
     private static Path dataDir;
     private static StandaloneSystem system;
     private static WebTestClient http;
+    /** The skeleton's completed order, read again after the restart. */
+    private static String skeletonOrder;
 
     @BeforeAll
     static void start() {
@@ -58,12 +73,57 @@ class ClockControlEndToEndTest {
         // the services read their settings from the environment or, as here, from system properties
         System.setProperty("CLOCK_CONTROL", "true");
         System.setProperty("TIME_SCALE", "1");
+        // retention runs on the service clock: a year keeps the skeleton's order past the clock's 32 days and more
+        System.setProperty("ORDER_RETENTION", "365d");
         try {
             return StandaloneSystem.start(new StandaloneSettings(0, dataDir, Optional.empty(), 0));
         } finally {
             System.clearProperty("CLOCK_CONTROL");
             System.clearProperty("TIME_SCALE");
+            System.clearProperty("ORDER_RETENTION");
         }
+    }
+
+    @Test
+    @Order(0)
+    void the_walking_skeleton_an_order_started_over_http_completes_and_reads_back() {
+        http.get().uri("/health").exchange()
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$.ok").isEqualTo(true).jsonPath("$.service").isEqualTo("gateway");
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> http.get().uri("/api/v1/flows").exchange()
+                .expectStatus().isOk()
+                .expectBody()
+                .jsonPath("$.flows.length()").isEqualTo(5)
+                .jsonPath("$.flows[?(@.id == 'storefront_order')].publishedVersion").isEqualTo(1));
+
+        String orderId = (String) http.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(STOREFRONT_ORDER).exchange()
+                .expectStatus().isEqualTo(HttpStatus.CREATED)
+                .expectHeader().exists("Location")
+                .expectBody(Map.class).returnResult().getResponseBody().get("orderId");
+        assertThat(orderId).startsWith("ord_");
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> http.get().uri("/api/v1/orders/" + orderId)
+                .exchange()
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("completed"));
+
+        http.get().uri("/api/v1/orders/" + orderId).exchange()
+                .expectBody()
+                .jsonPath("$.orderId").isEqualTo(orderId)
+                .jsonPath("$.flow.flowId").isEqualTo("storefront_order")
+                .jsonPath("$.order.total").isNumber()
+                .jsonPath("$.order.lines[0].name").isEqualTo(LINE_NAME)
+                .jsonPath("$.nodes").isNotEmpty()
+                .jsonPath("$.edges").isNotEmpty()
+                .jsonPath("$.timeline").isNotEmpty()
+                .jsonPath("$.generation").isEqualTo(1);
+
+        assertTimelineReadsInTheOrderThingsHappened(orderId);
+
+        http.get().uri("/api/v1/orders/ord_does_not_exist").exchange().expectStatus().isNotFound();
+        skeletonOrder = orderId;
     }
 
     @Test
@@ -142,7 +202,8 @@ class ClockControlEndToEndTest {
 
     @Test
     @Order(4)
-    void a_restart_on_the_same_data_keeps_the_time_and_a_reset_goes_back_to_real_time() {
+    void a_restart_on_the_same_data_keeps_the_orders_and_the_time_and_a_reset_goes_back_to_real_time() {
+        assertThat(skeletonOrder).as("the skeleton's order (the first test)").isNotNull();
         long offset = clock().get("offsetMillis").asLong();
         assertThat(offset).isGreaterThan(Duration.ofDays(32).toMillis());
 
@@ -151,6 +212,16 @@ class ClockControlEndToEndTest {
         http = SharedStandalone.client(system);
         assertThat(clock().get("offsetMillis").asLong()).isEqualTo(offset);
 
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> http.get().uri("/api/v1/orders/" + skeletonOrder)
+                .exchange()
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("completed"));
+        // money read back from the stores is the two-decimal amount it was, not a double (39.0)
+        String body = http.get().uri("/api/v1/orders/" + skeletonOrder).exchange()
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(body).contains("\"unitPrice\":19.50", "\"subtotal\":39.00", "\"tax\":3.12",
+                "\"total\":42.12");
+
         JsonNode reset = json(http.delete().uri("/api/v1/clock").exchange().expectStatus().isOk());
         assertThat(reset.get("offset").asString()).isEqualTo("PT0S");
         assertThat(Instant.parse(reset.get("now").asString()))
@@ -158,6 +229,31 @@ class ClockControlEndToEndTest {
         JsonNode audit = json(http.get().uri("/api/v1/team/audit?limit=10").exchange().expectStatus().isOk());
         assertThat(audit.get("entries").valueStream().map(entry -> entry.get("action").asString()))
                 .startsWith("clock.reset", "clock.pinned", "clock.advanced", "clock.advanced");
+    }
+
+    /**
+     * Started, running, then each node in turn and the end: "Order running" comes before the work it started, and every
+     * entry is at the time it happened.
+     */
+    @SuppressWarnings("unchecked")
+    private static void assertTimelineReadsInTheOrderThingsHappened(String orderId) {
+        Map<String, Object> state = http.get().uri("/api/v1/orders/" + orderId).exchange()
+                .expectBody(Map.class).returnResult().getResponseBody();
+        List<Map<String, Object>> timeline = (List<Map<String, Object>>) state.get("timeline");
+        List<String> messages = timeline.stream().map(entry -> (String) entry.get("message")).toList();
+        assertThat(messages).satisfiesExactly(
+                m -> assertThat(m).startsWith("Started on flow"),
+                m -> assertThat(m).isEqualTo("Order running"),
+                m -> assertThat(m).startsWith("Price order " + orderId + ":"),
+                m -> assertThat(m).startsWith("Sales tax:"),
+                m -> assertThat(m).startsWith("Charge card:"),
+                m -> assertThat(m).startsWith("Reserve stock:"),
+                m -> assertThat(m).startsWith("Ship order " + orderId + ":"),
+                m -> assertThat(m).startsWith("Send receipt:"),
+                m -> assertThat(m).startsWith("Completed:"),
+                m -> assertThat(m).isEqualTo("Order completed"));
+        List<Long> times = timeline.stream().map(entry -> ((Number) entry.get("at")).longValue()).toList();
+        assertThat(times).isSorted();
     }
 
     private static String start(String flowId, Map<String, Object> input) {

@@ -157,8 +157,11 @@ class CrashRestartEndToEndTest {
     /** The run command's system in a JVM of its own; with {@code held}, its payment authorizations are held. */
     private Process launch(Path data, int port, int kafkaPort, Path held, String name) throws IOException {
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        // C1 only, as the test JVMs (tests.jvmArgs): a JVM that lives for a minute does not earn back the optimizing
+        // compiler's work, which the test JVMs beside it on two cores would pay for
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+                "-XX:TieredStopAtLevel=1"));
         if (held != null) {
             command.add("-D" + HeldPayments.DIR_PROPERTY + "=" + held);
         }

@@ -83,12 +83,16 @@ class DashboardBrowserTest {
     /** The browsers of the running test, screenshotted on failure and closed after it. */
     static final List<WebDriver> browsers = new CopyOnWriteArrayList<>();
 
-    /** The system every dashboard browser test class of the run shares ({@link OnSharedSystem}). */
-    private static void start() {
+    /** Skips the class unless Chromium and its driver are installed or the run is CI's, where they must be. */
+    private static void assumeChromium() {
         boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
         boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
         Assumptions.assumeTrue(installed || ci, "Chromium is not installed (/usr/bin/chromium, /usr/bin/chromedriver): "
                 + "the dashboard's browser tests are skipped. apt-get install chromium chromium-driver to run them");
+    }
+
+    /** The system every dashboard browser test class of the run shares ({@link OnSharedSystem}). */
+    private static void start() {
         // The services read settings from the environment or, as here, from system properties.
         System.setProperty("APP_PASSWORD", PASSWORD);
         System.setProperty("AI_MODE", "mock");
@@ -107,11 +111,6 @@ class DashboardBrowserTest {
         addPerson(OPERATOR, "Olga Operator", "operator");
         addPerson(APPROVER, "Arne Approver", "approver");
         addPerson(VIEWER, "Vera Viewer", "viewer");
-    }
-
-    /** The dashboard tests' system, while it runs in this JVM. */
-    static Optional<StandaloneSystem> runningSystem() {
-        return Optional.ofNullable(system);
     }
 
     private static void stop() {
@@ -554,8 +553,11 @@ class DashboardBrowserTest {
         select(browser, By.id("filter-status"), "waiting");
         wait(browser).until(ExpectedConditions.textMatches(By.id("page-range"), java.util.regex.Pattern.compile(
                 "^1–\\d+ of \\d+$")));
-        String waiting = browser.findElement(By.cssSelector("#status-counts li[data-status=waiting] strong")).getText();
-        assertThat(browser.findElement(By.id("page-range")).getText()).endsWith(" of " + waiting);
+        // the count and the range read in one script: the list redraws both on its refreshes and pushes
+        String[] countAndRange = String.valueOf(js(browser, "return document.querySelector("
+                + "'#status-counts li[data-status=waiting] strong').textContent + '|' "
+                + "+ document.getElementById('page-range').textContent;")).split("\\|");
+        assertThat(countAndRange[1]).endsWith(" of " + countAndRange[0]);
 
         // by last change, the oldest order comes first once it is the one that changed
         http.post().uri("/api/v1/orders/" + started.getFirst() + "/cancel").contentType(MediaType.APPLICATION_JSON)
@@ -563,7 +565,7 @@ class DashboardBrowserTest {
         select(browser, By.id("filter-status"), "");
         select(browser, By.id("sort"), "updated");
         await().atMost(WAIT).untilAsserted(() -> assertThat(rowIds(browser)).first().isEqualTo(started.getFirst()));
-        assertThat(browser.findElement(By.id("page-range")).getText()).isEqualTo("1–50 of 130");
+        assertThat(js(browser, "return document.getElementById('page-range').textContent;")).isEqualTo("1–50 of 130");
     }
 
     @Test
@@ -955,19 +957,20 @@ class DashboardBrowserTest {
 
     /**
      * What every dashboard browser test class runs under: one standalone system with this class's people
-     * ({@link #start}), started by the first class of the run and closed when the run ends (a start costs more than
-     * most classes' tests; each test works on orders and browsers of its own), the browsers each test opened closed
-     * after it, and screenshots of them on failure.
+     * ({@link #start}), started by the first dashboard class of the JVM and kept for the next ones until an end-to-end
+     * class takes its place ({@link StandingSystem}) or the run ends (a start costs more than most classes' tests;
+     * each test works on orders and browsers of its own), the browsers each test opened closed after it, and
+     * screenshots of them on failure.
      */
     static final class OnSharedSystem extends ScreenshotOnFailure implements BeforeAllCallback, AfterEachCallback {
 
         @Override
         public void beforeAll(ExtensionContext context) {
-            context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).computeIfAbsent(OnSharedSystem.class,
-                    ignored -> {
-                        start();
-                        return (AutoCloseable) DashboardBrowserTest::stop;
-                    }, AutoCloseable.class);
+            assumeChromium();
+            StandingSystem.take(context, OnSharedSystem.class, AutoCloseable.class, () -> {
+                start();
+                return DashboardBrowserTest::stop;
+            });
         }
 
         @Override

@@ -66,8 +66,11 @@ class RunCommandChildEndToEndTest {
         collector.start();
 
         Path data = TestKafka.uniqueStateDir("standalone-child");
+        // C1 only, as the test JVMs (tests.jvmArgs): the launch lives for seconds, too short to earn back the
+        // optimizing compiler's work
         ProcessBuilder command = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), StandaloneLauncher.class.getName())
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                StandaloneLauncher.class.getName())
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         command.environment().putAll(Map.of("LOG_FORMAT", "json", "PORT", "0", "KAFKA_PORT", "0",
                 "INTAKE_SMTP_PORT", "-1", "DATA_DIR", data.toString(),

@@ -9,9 +9,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
- * One standalone system for every end-to-end test class of this JVM that does not restart it: started on first use,
- * closed (services, then broker) when the whole test run ends. Starting the system once saves its start-up time per
- * class; each test works on orders of its own, so the classes do not see each other. A class asks for it with
+ * One standalone system for the end-to-end test classes of this JVM that do not restart it: started on first use and
+ * kept for the next such class, closed (services, then broker) when a dashboard browser class takes its place ({@link
+ * StandingSystem}) or the whole test run ends. Starting the system once saves its start-up time per class; each test
+ * works on orders of its own, so the classes do not see each other. A class asks for it with
  * {@code @ExtendWith(SharedStandalone.class)} and a {@link StandaloneSystem} parameter.
  */
 final class SharedStandalone implements ParameterResolver {
@@ -38,10 +39,9 @@ final class SharedStandalone implements ParameterResolver {
         return system(context);
     }
 
-    /** The system, started if this is the first call of the run. */
+    /** The system, started if it is not the one standing in this JVM. */
     private static StandaloneSystem system(ExtensionContext context) {
-        return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
-                .computeIfAbsent(SharedStandalone.class, ignored -> start(), Running.class).system();
+        return StandingSystem.take(context, SharedStandalone.class, Running.class, SharedStandalone::start).system();
     }
 
     static WebTestClient client(StandaloneSystem system) {
@@ -67,7 +67,7 @@ final class SharedStandalone implements ParameterResolver {
         }
     }
 
-    /** Closed by JUnit when the root context ends. */
+    /** Closed when a dashboard browser class needs its system, or by JUnit when the root context ends. */
     private record Running(StandaloneSystem system) implements AutoCloseable {
 
         @Override
