@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -69,7 +68,8 @@ public final class Changelogs {
      */
     public static List<String> align(Map<?, ?> properties) {
         String application = String.valueOf(properties.get(StreamsConfig.APPLICATION_ID_CONFIG));
-        try (Admin admin = Admin.create(adminConfig(properties, application))) {
+        try (Admin admin = Admin.create(StreamsApp.adminConfig(properties, application + "-changelogs",
+                ADMIN_TIMEOUT))) {
             List<String> changed = align(admin, application);
             if (!changed.isEmpty()) {
                 log.info("{}: changelog segments set to {} bytes, {} ms on {}", application, SEGMENT_BYTES,
@@ -115,19 +115,5 @@ public final class Changelogs {
             admin.incrementalAlterConfigs(changes).all().get(ADMIN_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         }
         return changes.keySet().stream().map(ConfigResource::name).sorted().toList();
-    }
-
-    private static Map<String, Object> adminConfig(Map<?, ?> properties, String application) {
-        Set<String> known = AdminClientConfig.configNames();
-        Map<String, Object> admin = new HashMap<>();
-        properties.forEach((name, value) -> {
-            if (known.contains(String.valueOf(name))) {
-                admin.put(String.valueOf(name), value);
-            }
-        });
-        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, application + "-changelogs");
-        admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis() * 2);
-        admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
-        return admin;
     }
 }

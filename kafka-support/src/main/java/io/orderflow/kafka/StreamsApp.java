@@ -1,7 +1,11 @@
 package io.orderflow.kafka;
 
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
@@ -86,6 +90,24 @@ public final class StreamsApp {
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) kafka.topicReplication());
         kafka.topicConfig().forEach((name, value) -> props.put(StreamsConfig.topicPrefix(name), value));
         return props;
+    }
+
+    /**
+     * The admin client's settings among an app's {@code properties} (the cluster and how to reach it), under {@code
+     * clientId}, a request bounded by {@code timeout} and a call by twice that: for the admin work done beside the app.
+     */
+    static Map<String, Object> adminConfig(Map<?, ?> properties, String clientId, Duration timeout) {
+        Set<String> known = AdminClientConfig.configNames();
+        Map<String, Object> admin = new HashMap<>();
+        properties.forEach((name, value) -> {
+            if (known.contains(String.valueOf(name))) {
+                admin.put(String.valueOf(name), value);
+            }
+        });
+        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
+        admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis() * 2);
+        admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        return admin;
     }
 
     /**

@@ -19,7 +19,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
@@ -204,25 +203,33 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
         }
     }
 
+    /** What holds a start, as one look at the group and the partitions shows it. */
+    private record Holding(Set<TopicPartition> assigned, List<TopicPartition> unstable,
+                           List<MemberDescription> former) {
+    }
+
+    private Holding look(KafkaStreams app, Admin admin) {
+        List<MemberDescription> former = formerMembers(app, admin,
+                config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG));
+        Set<TopicPartition> assigned = assigned(app, admin);
+        return new Holding(assigned, assigned.isEmpty() ? List.of() : unstableOffsets(admin, assigned), former);
+    }
+
     /**
      * Logs what the stalled tasks wait for, and releases what holds them when that is stale and was not released yet in
      * this stall ({@link #releaseStale}). One admin client and one look at the group and the partitions for all of it.
      */
     private void reportStall(KafkaStreams app, long now) {
-        Set<TopicPartition> assigned = Set.of();
         try (Admin admin = Admin.create(adminConfig())) {
-            String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-            List<MemberDescription> former = formerMembers(app, admin, group);
-            assigned = assigned(app, admin);
-            List<TopicPartition> unstable = assigned.isEmpty() ? List.of() : unstableOffsets(admin, assigned);
+            Holding holding = look(app, admin);
             log.warn("{} has not started its tasks for {} s (state {}): {}", service, (now - runningAt) / 1000,
-                    app.state(), why(admin, assigned, unstable, former));
+                    app.state(), why(admin, holding));
             if (releasedAt < runningAt) {
-                release(app, admin, now, former, unstable);
+                release(app, admin, now, holding);
             }
         } catch (RuntimeException e) {
-            log.warn("{} has not started its tasks for {} s (state {}): partitions {} assigned; could not ask the "
-                    + "cluster why: {}", service, (now - runningAt) / 1000, app.state(), assigned, e.toString());
+            log.warn("{} has not started its tasks for {} s (state {}); could not ask the cluster why: {}", service,
+                    (now - runningAt) / 1000, app.state(), e.toString());
         }
     }
 
@@ -233,23 +240,19 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
      */
     private void releaseStale(KafkaStreams app, long now) {
         try (Admin admin = Admin.create(adminConfig())) {
-            String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-            List<MemberDescription> former = formerMembers(app, admin, group);
-            Set<TopicPartition> assigned = assigned(app, admin);
-            release(app, admin, now, former, assigned.isEmpty() ? List.of() : unstableOffsets(admin, assigned));
+            release(app, admin, now, look(app, admin));
         } catch (RuntimeException e) {
             log.debug("{}: could not look for what holds its tasks", service, e);
         }
     }
 
-    private void release(KafkaStreams app, Admin admin, long now, List<MemberDescription> former,
-                         List<TopicPartition> unstable) {
+    private void release(KafkaStreams app, Admin admin, long now, Holding holding) {
         releasedAt = now;
         String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-        if (!former.isEmpty()) {
-            FormerMembers.remove(admin, group, former);
-        } else if (!unstable.isEmpty()) {
-            StaleOffsetCommits.release(admin, config, group, transactionalIds(app), unstable);
+        if (!holding.former().isEmpty()) {
+            FormerMembers.remove(admin, group, holding.former());
+        } else if (!holding.unstable().isEmpty()) {
+            StaleOffsetCommits.release(admin, config, group, transactionalIds(app), holding.unstable());
         }
     }
 
@@ -299,35 +302,31 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
 
     /** Why the tasks of {@code app} have not started: the partitions and what they wait for. */
     public String whatItWaitsFor(KafkaStreams app) {
-        Set<TopicPartition> assigned = Set.of();
         try (Admin admin = Admin.create(adminConfig())) {
-            assigned = assigned(app, admin);
-            return why(admin, assigned, assigned.isEmpty() ? List.of() : unstableOffsets(admin, assigned),
-                    formerMembers(app, admin, config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG)));
+            return why(admin, look(app, admin));
         } catch (RuntimeException e) {
-            return "partitions " + assigned + " assigned; could not ask the cluster why: " + e;
+            return "could not ask the cluster why: " + e;
         }
     }
 
-    private String why(Admin admin, Set<TopicPartition> assigned, List<TopicPartition> unstable,
-                       List<MemberDescription> former) {
-        if (!former.isEmpty()) {
-            return "the group " + config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG) + " waits for "
-                    + former.stream().map(member -> member.groupInstanceId().orElseThrow()).toList()
+    private String why(Admin admin, Holding holding) {
+        String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+        if (!holding.former().isEmpty()) {
+            return "the group " + group + " waits for "
+                    + holding.former().stream().map(member -> member.groupInstanceId().orElseThrow()).toList()
                     + " to rejoin: this process under an earlier instance id (its data moved or its host was "
                     + "renamed), which will not rejoin";
         }
-        if (assigned.isEmpty()) {
-            return "no partition assigned to it as far as its threads and the group "
-                    + config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG) + " tell: waiting for the group to "
-                    + "assign its tasks";
+        if (holding.assigned().isEmpty()) {
+            return "no partition assigned to it as far as its threads and the group " + group + " tell: waiting for "
+                    + "the group to assign its tasks";
         }
-        if (unstable.isEmpty()) {
-            return "partitions " + assigned + " assigned, their committed offsets readable; waiting for the "
+        if (holding.unstable().isEmpty()) {
+            return "partitions " + holding.assigned() + " assigned, their committed offsets readable; waiting for the "
                     + "stream thread to initialise them (transactions, stores)";
         }
-        return "the committed offsets of " + unstable + " are unstable: waiting for open transactions to end: "
-                + openTransactions(admin);
+        return "the committed offsets of " + holding.unstable() + " are unstable: waiting for open transactions to "
+                + "end: " + openTransactions(admin);
     }
 
     /** The partitions the group assigned to this instance's consumers ({@code consumers}: their client ids). */
@@ -401,17 +400,7 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     }
 
     private Map<String, Object> adminConfig() {
-        Set<String> known = AdminClientConfig.configNames();
-        Map<String, Object> admin = new HashMap<>();
-        config.forEach((name, value) -> {
-            if (known.contains((String) name)) {
-                admin.put((String) name, value);
-            }
-        });
-        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, service + "-start-progress");
-        admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis() * 2);
-        admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
-        return admin;
+        return StreamsApp.adminConfig(config, service + "-start-progress", ADMIN_TIMEOUT);
     }
 
     private static String key(TopicPartition partition, String store) {

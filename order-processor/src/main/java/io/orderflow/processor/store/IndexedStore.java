@@ -278,9 +278,7 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
                          RecordBatchingStateRestoreCallback restoreRows) {
         Map<Bytes, byte[]> lastValues = new LinkedHashMap<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
-            Bytes key = Bytes.wrap(record.key());
-            lastValues.remove(key);
-            lastValues.put(key, record.value());
+            lastValues.put(Bytes.wrap(record.key()), record.value());
         }
         Writes writes = new Writes();
         lastValues.forEach((key, value) -> {
