@@ -119,8 +119,8 @@ public record KafkaSettings(String bootstrapServers, String propertiesFile, Map<
      * directory). Kept rather than worked out again, so that the instance keeps its name when its data moves: a
      * container recreated under another host name, a directory restored or mounted elsewhere. Under a new name, the
      * instance would join its groups beside its old static member, and a group whose coordinator had just restarted
-     * with it (the standalone system's in-process broker) waits for that member up to the rebalance timeout, five
-     * minutes, before any task starts.
+     * with it (the standalone system's in-process broker) can wait for that member without end ({@link
+     * FormerMembers}).
      */
     public String instanceId(String stateDir) {
         if (instanceId != null) {
