@@ -91,7 +91,7 @@ public final class StaleOffsetCommits {
                 return false;
             }
             for (String transactionalId : transactionalIds) {
-                abortWith(config, transactionalId, group, offsets);
+                abortWith(config, transactionalId, group, offsets, TIMEOUT);
             }
             log.warn("The committed offsets of {} in group {} stayed unstable with no transaction of {} open: "
                     + "released them with an aborted transaction under each id (the group coordinator had missed "
@@ -107,9 +107,14 @@ public final class StaleOffsetCommits {
         }
     }
 
+    /**
+     * Under {@code transactionalId}: initialises a producer (which ends a transaction of that id left open) and aborts a
+     * transaction carrying {@code offsets} for {@code group}, each step bounded by {@code timeout}. Fences the id's
+     * producer if one is alive.
+     */
     @SuppressWarnings("removal") // a group's metadata for sendOffsetsToTransaction outside a consumer
-    private static void abortWith(Properties config, String transactionalId, String group,
-                                  Map<TopicPartition, OffsetAndMetadata> offsets) {
+    static void abortWith(Properties config, String transactionalId, String group,
+                          Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
         Map<String, Object> producer = new HashMap<>();
         Set<String> known = ProducerConfig.configNames();
         config.forEach((name, value) -> {
@@ -121,7 +126,7 @@ public final class StaleOffsetCommits {
                 ProducerConfig.PARTITIONER_CLASS_CONFIG));
         producer.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         producer.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + "-offsets-release");
-        producer.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) TIMEOUT.toMillis());
+        producer.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) timeout.toMillis());
         try (KafkaProducer<byte[], byte[]> releasing = new KafkaProducer<>(producer, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             releasing.initTransactions();

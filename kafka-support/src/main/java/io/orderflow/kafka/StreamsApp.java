@@ -111,7 +111,8 @@ public final class StreamsApp {
     }
 
     /**
-     * Creates and starts the app; a stream thread that dies of an exception is logged and replaced. Its start is
+     * Settles what the app's previous run left in the cluster ({@link PreviousRun}), then creates and starts the app; a
+     * stream thread that dies of an exception is logged and replaced. Its start is
      * watched ({@link StreamsProgress}, kept in the answer): the restore's progress is logged every 10 s
      * under {@code service}'s name, and tasks that have not started for 30 s are logged at WARN with what they wait
      * for.
@@ -120,6 +121,7 @@ public final class StreamsApp {
      */
     public static StartedStreams start(String service, Topology topology, Properties properties) {
         Changelogs.align(properties);
+        PreviousRun.settle(service, properties);
         KafkaStreams streams = new KafkaStreams(topology, properties);
         streams.setUncaughtExceptionHandler(e -> {
             log.error("{} stream thread failed; replacing it", service, e);
