@@ -6,7 +6,7 @@
 #     Debian packages and Maven Central:
 #       orderflow/debian:trixie     debootstrap --variant=minbase trixie, imported
 #       eclipse-temurin:21-jre      Debian's openjdk-21-jre-headless          (docker/images/jre)
-#       apache/kafka:4.3.1          Kafka's jars from Maven Central, KRaft     (docker/images/kafka)
+#       apache/kafka:4.4.0          Kafka's jars from Maven Central, KRaft     (docker/images/kafka)
 #       prom/prometheus:v3.7.3      Debian's prometheus package                (docker/images/prometheus)
 #     Grafana cannot be made this way: it sits in the compose profile `monitoring`, left out of a plain `up`.
 #     The Kafka stand-in also serves the tests' Testcontainers KafkaContainer (TestKafka), and the Debian base the

@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
  * Removes the static members of a Streams app's group that are this very process under an earlier instance id.
  *
  * <p>A static member stays in its group after its process dies, until its session times out. When the broker that
- * coordinates the group restarts too (the standalone system's in-process broker), Kafka 4.3's group coordinator can
- * load such a member and never time it out: if the process comes back under another instance id (its data moved, its host
- * renamed, an older version's id), the group waits for the old member to rejoin, and the app's tasks never start.
+ * coordinates the group restarts too (the standalone system's in-process broker), the group coordinator of Kafka 4.3.1
+ * (where it was seen; nothing says a later release differs) can load such a member and never time it out: if the
+ * process comes back under another instance id (its data moved, its host renamed, an older version's id), the group
+ * waits for the old member to rejoin, and the app's tasks never start.
  *
  * <p>Such a member is recognised by its client id: Streams names its consumers after the process id it keeps in its
  * state directory ({@code <application.id>-<process id>-StreamThread-<n>-consumer}), so a member with this process's

@@ -30,10 +30,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A Streams app keeps its process id in its state directory, and its thread producers' transactional ids and its
  * consumers' client ids are made of it. A run that died ({@code kill -9}) may have left a transaction open with offsets
- * committed inside it, and a static member in the group; with the broker restarted too (the standalone system), Kafka
- * 4.3's group coordinator can keep such offsets unstable for good (an abort marker written while it was still loading
- * the offsets partition is missed, see {@link StaleOffsetCommits}) and wait for such a member without end (see {@link
- * FormerMembers}). Either holds the tasks of the new run.
+ * committed inside it, and a static member in the group; with the broker restarted too (the standalone system), the
+ * group coordinator (seen with Kafka 4.3.1) can keep such offsets unstable for good (an abort marker written while it
+ * was still loading the offsets partition is missed, see {@link StaleOffsetCommits}) and wait for such a member without
+ * end (see {@link FormerMembers}). Either holds the tasks of the new run.
  *
  * <p>Before the app starts, none of its own clients is alive yet, so this can end all of it without fencing anything
  * live: it first reads the group's committed offsets (which answers only once the coordinator has loaded them), removes

@@ -31,12 +31,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A Streams app's tasks start only once their partitions' committed offsets are stable: no transaction that
  * committed offsets for them is still open. After a {@code kill -9} of the whole standalone system (broker included),
- * the dead process's last transaction is aborted when the restarted app's producer initialises (same transactional
- * id), and the abort marker is written to {@code __consumer_offsets}. Kafka 4.3's group coordinator can miss that
- * marker when it is written while the coordinator still loads the partition (seen with 100,000 orders kept, whose
- * offset commits make that partition slow to load): the transaction coordinator then reports the transactional id
- * {@code Empty}, the partition's log has no open transaction of the producer, and yet the coordinator answers
- * {@code UNSTABLE_OFFSET_COMMIT} for the group's partitions for as long as the broker runs. Nothing in Kafka ends it.
+ * the dead process's last transaction is aborted when the restarted app's producer initialises (same transactional id),
+ * and the abort marker is written to {@code __consumer_offsets}. The group coordinator of Kafka 4.3.1 (where it was
+ * seen; nothing says a later release differs) can miss that marker when it is written while the coordinator still loads
+ * the partition (seen with 100,000 orders kept, whose offset commits make that partition slow to load): the transaction
+ * coordinator then reports the transactional id {@code Empty}, the partition's log has no open transaction of the
+ * producer, and yet the coordinator answers {@code UNSTABLE_OFFSET_COMMIT} for the group's partitions for as long as
+ * the broker runs. Nothing in Kafka ends it.
  *
  * <p>What ends it is another end marker of the same producer for the group: {@link #release} opens a transaction under
  * each of the app's own transactional ids, adds the group's current offsets to it and aborts it. The coordinator drops

@@ -41,7 +41,8 @@ import tools.jackson.databind.JsonNode;
  * within {@link #READY_WITHIN} of the restart (the JVM, the broker's recovery and four services starting on a shared
  * 2-core machine; a stream thread waiting on the dead process's transaction would keep it from ready), a new order
  * started once it is ready completes within {@link #COMPLETED_WITHIN}, every order accepted before the kill
- * completes, and no node of any order runs twice.
+ * completes, no node of any order runs twice, and no store is wiped (transactional state stores: what a store holds
+ * on disk is committed, so a crash does not make Kafka Streams restore it from its changelog).
  */
 class CrashRestartEndToEndTest {
 
@@ -133,6 +134,9 @@ class CrashRestartEndToEndTest {
             order(base, id).path("nodes").properties().forEach(node -> assertThat(node.getValue().path("runs").size())
                     .as(id + " " + node.getKey()).isLessThanOrEqualTo(1));
         }
+        // and the stores the dead process held were kept, not wiped and restored from their changelogs
+        assertThat(Files.readString(data.resolve("second.log")).toLowerCase(java.util.Locale.ROOT))
+                .as("the restarted system's log").doesNotContain("wipe out the local state", "wiping state stores");
     }
 
     /** Whether authorization {@code call} is held while a transaction of the runner is open. */

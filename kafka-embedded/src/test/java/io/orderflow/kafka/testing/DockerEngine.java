@@ -46,7 +46,7 @@ public final class DockerEngine {
         };
     }
 
-    /** Whether the engine has the image {@code name} (e.g. {@code apache/kafka:4.3.1}) without pulling it. */
+    /** Whether the engine has the image {@code name} (e.g. {@code apache/kafka:4.4.0}) without pulling it. */
     public static boolean hasImage(String name) {
         return status("/images/" + name + "/json") == 200;
     }

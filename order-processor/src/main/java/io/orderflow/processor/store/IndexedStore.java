@@ -1,6 +1,7 @@
 package io.orderflow.processor.store;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
@@ -21,6 +22,7 @@ import org.apache.kafka.streams.StreamsMetrics;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 import java.io.File;
@@ -209,7 +211,23 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
             rows.putAll(batch);
         }
 
-        /** Writes the entries only: the rows are the restore's to write. */
+        /**
+         * The restored {@code records} followed by the entries, as records of the last one's changelog partition and
+         * offset (which moves the store's position no further than the batch does).
+         */
+        Collection<ConsumerRecord<byte[], byte[]>> withEntries(Collection<ConsumerRecord<byte[], byte[]>> records) {
+            if (derived.isEmpty() || records.isEmpty()) {
+                return records;
+            }
+            List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(records.size() + derived.size());
+            all.addAll(records);
+            ConsumerRecord<byte[], byte[]> last = all.get(all.size() - 1);
+            derived.forEach((key, value) -> all.add(new ConsumerRecord<>(last.topic(), last.partition(),
+                    last.offset(), key.get(), value)));
+            return all;
+        }
+
+        /** Writes the entries only, for rows the store holds already. */
         void writeEntries() {
             List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(derived.size());
             derived.forEach((key, value) -> batch.add(KeyValue.pair(key, value)));
@@ -269,10 +287,13 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     /**
-     * Restores a batch of changelog records: the rows as the RocksDB store restores them (one write batch, its
-     * changelog position kept), and their index entries. A row's entries depend on its value alone, so they are worked
-     * out once per row of the batch, from the value the store held before it to the batch's last value for it: a row
-     * written several times in a batch (a changelog the cleaner has not compacted yet) is indexed once.
+     * Restores a batch of changelog records: the rows and their index entries, in the RocksDB store's one write batch
+     * for the restore (its changelog position kept), so that no row is ever on disk without its entries, even when the
+     * process dies in the middle of a restore and the store is not wiped (transactional state stores). A row's
+     * entries depend on its value alone, so they are worked out once per row of the batch, from the value the store
+     * held before it to the batch's last value for it: a row written several times in a batch (a changelog the cleaner
+     * has not compacted yet) is indexed once, and a row restored again after such a crash, already on disk with its
+     * entries, changes none.
      */
     private void restore(Collection<ConsumerRecord<byte[], byte[]>> records,
                          RecordBatchingStateRestoreCallback restoreRows) {
@@ -287,8 +308,7 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
                 writes.row(name, key, value);
             }
         });
-        restoreRows.restoreBatch(records);
-        writes.writeEntries();
+        restoreRows.restoreBatch(writes.withEntries(records));
     }
 
     /** The store's context, with its restore callback wrapped so that restored rows are indexed. */
@@ -445,5 +465,20 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
     @Override
     public Position getPosition() {
         return rows.getPosition();
+    }
+
+    /**
+     * Interactive queries read through this view, at {@code isolation}: the RocksDB store's own, which reads its rows
+     * and the entries derived from them alike (they live in the same database) without touching the stream thread's
+     * transaction buffer from another thread.
+     */
+    @Override
+    public ReadOnlyKeyValueStore<Bytes, byte[]> readOnly(IsolationLevel isolation) {
+        return rows.readOnly(isolation);
+    }
+
+    @Override
+    public long approximateNumUncommittedBytes() {
+        return rows.approximateNumUncommittedBytes();
     }
 }

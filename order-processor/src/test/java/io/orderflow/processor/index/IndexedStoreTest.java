@@ -197,6 +197,40 @@ class IndexedStoreTest {
         }
     }
 
+    @Test
+    void aBatchRestoredAgainAfterACrashInTheMiddleOfARestoreCountsNothingTwice() {
+        // given a store that restored two batches with their entries, and died before the restore's position was kept
+        List<ConsumerRecord<byte[], byte[]>> changelog = new ArrayList<>();
+        List.of(row("ord_a", OrderStatus.QUEUED, 1_000), row("ord_b", OrderStatus.QUEUED, 2_000),
+                row("ord_a", OrderStatus.COMPLETED, 1_000), row("ord_c", OrderStatus.RUNNING, 3_000))
+                .forEach(row -> changelog.add(record(changelog.size(), OrderIndex.key(row.createdAt(), row.id()),
+                        OrderIndex.write(row))));
+        List<StateRestoreCallback> restores = new ArrayList<>();
+        KeyValueStore<String, byte[]> restored = Stores.keyValueStoreBuilder(
+                IndexedStore.persistent("index", OrderIndex.INDEXER), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled().build();
+        restored.init(capturingRestores(context().getStateStoreContext(), restores), restored);
+        try {
+            RecordBatchingStateRestoreCallback restore = (RecordBatchingStateRestoreCallback) restores.getFirst();
+            restore.restoreBatch(changelog.subList(0, 2));
+            restore.restoreBatch(changelog.subList(2, 4));
+
+            // when the restore reads the second batch again (the store kept, not wiped)
+            restore.restoreBatch(changelog.subList(2, 4));
+
+            // then each order is counted once, in its last status
+            assertThat(counter(restored, OrderIndex.counter(null, "completed"))).isEqualTo(1);
+            assertThat(counter(restored, OrderIndex.counter(null, "queued"))).isEqualTo(1);
+            assertThat(counter(restored, OrderIndex.counter(null, "running"))).isEqualTo(1);
+            assertThat(OrderIndexReads.page(List.of(restored),
+                    io.orderflow.schemas.query.OrderQueries.ListQuery.of(null, null, "acme"), null).rows())
+                    .extracting(row -> row.get("id").asString() + " " + row.get("status").asString())
+                    .containsExactly("ord_c running", "ord_b queued", "ord_a completed");
+        } finally {
+            restored.close();
+        }
+    }
+
     private static ConsumerRecord<byte[], byte[]> record(long offset, String key, byte[] value) {
         return new ConsumerRecord<>("indexed-store-test-index-changelog", 0, offset,
                 key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value);
