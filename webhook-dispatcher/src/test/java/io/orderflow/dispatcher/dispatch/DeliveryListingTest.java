@@ -56,10 +56,15 @@ class DeliveryListingTest {
         assertThat(pending.get("event").asString()).isEqualTo("order.paid");
         assertThat(pending.get("orderId").asString()).isEqualTo(orderId);
         assertThat(pending.get("createdAt").asLong()).isEqualTo(paid.occurredAt());
-        // and still so while the subscriber holds its answer.
+        // and still so while the subscriber holds its answer; looked up by its id, it is pending too.
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).untilAsserted(() ->
                 assertThat(dispatcher.delivery(subscription, deliveryId).get("status").asString())
                         .isEqualTo("pending"));
+        DispatcherHttp.Answer redeliver = dispatcher.call("POST",
+                "/internal/subscriptions/" + subscription + "/deliveries/" + deliveryId + "/redeliver", null);
+        assertThat(redeliver.status()).isEqualTo(409);
+        assertThat(redeliver.body().get("error").asString())
+                .isEqualTo("Delivery " + deliveryId + " is pending: its retries are under way");
 
         // When the subscriber answers,
         receiver.release();
