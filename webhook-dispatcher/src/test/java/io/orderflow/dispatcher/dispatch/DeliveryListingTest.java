@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
 import io.orderflow.schemas.events.OrderEvent;
+import io.orderflow.schemas.topics.Topics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -83,6 +84,10 @@ class DeliveryListingTest {
         assertThat(delivered.get("payload")).isEqualTo(request.body());
         assertThat(delivered.get("createdAt").asLong()).isEqualTo(pending.get("createdAt").asLong());
         assertThat(dispatcher.deliveries(subscription)).hasSize(1);
+        // Its pending listing cost no record: the delivery is one record, delivered, and no task on the attempts
+        // topics.
+        assertThat(DispatcherHttp.recordsKeyed(Topics.WEBHOOK_DELIVERIES.name(), deliveryId)).isEqualTo(1);
+        assertThat(DispatcherHttp.recordsKeyed(DispatcherTopics.DELIVERY_ATTEMPTS, deliveryId)).isZero();
     }
 
     @Test
@@ -159,6 +164,10 @@ class DeliveryListingTest {
             assertThat(delivered.get("createdAt").asLong()).isBetween(askedAt, answeredAt);
         });
         assertThat(receiver.received()).extracting(Received::deliveryId).containsOnly(deliveryId);
+        // Its first delivery was one record, delivered; the replay wrote its pending record and a task for the
+        // attempts topic, then its delivered record.
+        assertThat(DispatcherHttp.recordsKeyed(Topics.WEBHOOK_DELIVERIES.name(), deliveryId)).isEqualTo(3);
+        assertThat(DispatcherHttp.recordsKeyed(DispatcherTopics.DELIVERY_ATTEMPTS, deliveryId)).isEqualTo(1);
     }
 
     @Test
