@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
  * @param responseStatus HTTP status of the last answer, {@code null} when there was none
  * @param lastError      why the last attempt failed, {@code null} after a success
  * @param createdAt      epoch milliseconds: the event's time ({@code occurredAt}) for a delivery made from an order
- *                       event; when a replay queued it again for a replayed one
+ *                       event; when the replay was asked for, for a replayed one
  * @param deliveredAt    epoch milliseconds of the successful attempt
  */
 public record Delivery(String id, String subscriptionId, String event, String orderId, JsonNode payload,

@@ -35,7 +35,8 @@ public final class DeliveryMeters {
         retrying = counter(registry, "retrying");
         delivered = counter(registry, "delivered");
         failed = counter(registry, "failed");
-        lag = Timer.builder(LAG).description("Time from an order event to its delivery's 2xx answer")
+        lag = Timer.builder(LAG)
+                .description("Time from an order event, or a replay or redelivery request, to the 2xx answer")
                 .publishPercentileHistogram().register(registry);
     }
 

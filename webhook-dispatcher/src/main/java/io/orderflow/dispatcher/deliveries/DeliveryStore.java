@@ -27,8 +27,9 @@ import org.springframework.stereotype.Component;
  *
  * <p>A delivery exists from the moment its order event is on {@code order-events}, but most have no record until
  * their first attempt has its outcome (a delivery that succeeds at once is one {@code delivered} record). Until then
- * the store holds it as {@linkplain #untried untried}, told of it by the reader of {@code order-events}
- * ({@code UntriedDeliveries}), and lists it {@code pending} with no attempt; its first record replaces it.
+ * the store holds it as {@linkplain #untried untried}, told of it by the fan-out of this instance as it takes the
+ * event, before the first request goes out ({@code EventFanOut}), and by the reader of {@code order-events} on every
+ * instance ({@code UntriedDeliveries}), and lists it {@code pending} with no attempt; its first record replaces it.
  *
  * <p>Every delivery comes back thousands of times a second under load, while the list is read now and then, 50
  * records at a time. So a record is kept as the JSON it was stored as, with the few fields the store orders and looks

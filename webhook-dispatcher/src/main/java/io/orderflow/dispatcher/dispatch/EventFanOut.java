@@ -1,6 +1,7 @@
 package io.orderflow.dispatcher.dispatch;
 
 import io.orderflow.dispatcher.DispatcherProperties;
+import io.orderflow.dispatcher.deliveries.DeliveryStatus;
 import io.orderflow.dispatcher.deliveries.DeliveryStore;
 import io.orderflow.dispatcher.deliveries.DeliveryTask;
 import io.orderflow.dispatcher.subscriptions.Subscription;
@@ -103,7 +104,7 @@ public class EventFanOut {
      * The trace context an event's deliveries carry to the subscriber: its record's, as the processor or the runner
      * wrote it; a new one for an event whose record came without.
      */
-    public static String traceparent(ConsumerRecord<?, ?> record) {
+    static String traceparent(ConsumerRecord<?, ?> record) {
         String traceparent = TraceHeaders.traceparent(record.headers());
         return traceparent != null ? traceparent : TraceHeaders.newTraceparent();
     }
@@ -126,10 +127,13 @@ public class EventFanOut {
     }
 
     /**
-     * A subscriber answering in time gets its first attempt at once ({@link DeliveryAttempts#first}). One known to
-     * be slow ({@link SubscriberLanes}) is queued on the slow lane ({@link DeliveryAttempts#queue}) instead, so that
-     * it cannot hold up this poll and with it every other subscriber's next deliveries. Either way the event's trace
-     * context goes on to the webhook request ({@link TraceHeaders}).
+     * The delivery is listed {@code pending} here from this moment ({@link DeliveryStore#untried}; the other
+     * instances list it from their reading of the event, {@link UntriedDeliveries}), so it is there before any
+     * request to the subscriber goes out, without a record written for it. A subscriber answering in time gets its
+     * first attempt at once ({@link DeliveryAttempts#first}). One known to be slow ({@link SubscriberLanes}) is queued
+     * on the slow lane ({@link DeliveryAttempts#queue}) instead, so that it cannot hold up this poll and with it every
+     * other subscriber's next deliveries. Either way the event's trace context goes on to the webhook request
+     * ({@link TraceHeaders}).
      */
     private void fanOut(OrderEvent event, Subscription subscription, long createdAt, String traceparent,
                         List<CompletableFuture<?>> writes) {
@@ -143,6 +147,8 @@ public class EventFanOut {
         DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(), payload,
                 retries, createdAt);
         deliveries.created();
+        deliveries.untried(subscription.id(), deliveryId, createdAt, traceparent,
+                () -> task.record(DeliveryStatus.PENDING, 0, null, null, null));
         writes.add(lanes.isSlow(subscription.id())
                 ? attempts.queue(task, DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, traceparent)
                 : attempts.first(task, subscription, traceparent));

@@ -42,7 +42,8 @@ import org.springframework.stereotype.Component;
  * reads {@code order-events} (outside any group, as it reads the delivery records) and tells its
  * {@link DeliveryStore} of each delivery the event makes, which the store lists {@code pending}, with no attempt, until
  * the delivery's first record replaces it. No record is written for it, and the instance the gateway asks need not be
- * the one that fans the event out.
+ * the one that fans the event out. (The instance that fans it out tells its store itself as it takes the event,
+ * before its first request goes out, whichever of the two reads the event first.)
  *
  * <p>Reading starts where the fan-out goes on from (its group's committed offsets): every event before them has its
  * deliveries recorded already. A subscription created after an event was written is not told of it: the fan-out may

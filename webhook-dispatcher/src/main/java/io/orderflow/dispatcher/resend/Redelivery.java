@@ -22,11 +22,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Sends one settled delivery again, at an operator's request: the same delivery id and body, signed now with the
- * subscription's current secrets, with the order's trace context its first delivery carried ({@code traceparent}),
- * tried once while the caller waits (no retries). The outcome is a new attempt in the delivery's record:
- * {@code attempts} goes up by one and the status, response status and error are this attempt's; {@code deliveredAt} is
- * this attempt's time when it succeeded, and stays what it was when it failed. Its delivery lag runs from the request,
- * not from the event.
+ * subscription's current secrets, with a {@code traceparent} that is a new span in the trace the delivery was last
+ * sent in ({@link ResendTrace}), tried once while the caller waits (no retries). The outcome is a new attempt in the
+ * delivery's record, which carries that {@code traceparent}: {@code attempts} goes up by one and the status, response
+ * status and error are this attempt's; {@code deliveredAt} is this attempt's time when it succeeded, and stays what it
+ * was when it failed. Its delivery lag runs from the request, not from the event.
  *
  * <p>A delivery still {@code pending} is not sent: its own retries are under way, and a second sender would race them
  * for the record. Neither is one this instance is already redelivering.
@@ -83,9 +83,8 @@ public class Redelivery {
         }
         try {
             long requestedAt = clock.millis();
-            // A record written before records carried the trace context has none: the redelivery starts one.
-            String traceparent = deliveries.traceparent(subscriptionId, deliveryId)
-                    .orElseGet(TraceHeaders::newTraceparent);
+            // A new span in the trace the delivery was last sent in; a new trace where its record carries none.
+            String traceparent = ResendTrace.newSpanIn(deliveries.traceparent(subscriptionId, deliveryId).orElse(null));
             byte[] body = Json.MAPPER.writeValueAsBytes(delivery.payload());
             List<String> secrets = subscription.get().signingSecrets(clock.instant(), rotationGrace);
             return sender.send(subscription.get().url(), secrets, delivery.event(), deliveryId, body, traceparent,

@@ -7,10 +7,10 @@ import io.orderflow.dispatcher.dispatch.DeliveryAttempts;
 import io.orderflow.dispatcher.dispatch.DeliveryIds;
 import io.orderflow.dispatcher.dispatch.DeliveryPayload;
 import io.orderflow.dispatcher.dispatch.DispatcherTopics;
-import io.orderflow.dispatcher.dispatch.EventFanOut;
 import io.orderflow.dispatcher.subscriptions.Subscription;
 import io.orderflow.dispatcher.subscriptions.SubscriptionStore;
 import io.orderflow.kafka.KafkaSettings;
+import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.topics.Topics;
@@ -40,10 +40,10 @@ import org.springframework.stereotype.Component;
  * {@code order-events} by timestamp ({@code offsetsForTimes}): each becomes its delivery again (the same id, derived
  * from order, step and subscription, so a receiver that dedupes on it takes only what it missed), written as a
  * {@code pending} record and a task on the attempts topic (as the fan-out queues a slow subscriber's deliveries), so
- * it is tried, retried and recorded like any delivery; its record starts over at {@code attempts} 0, made now
- * ({@code createdAt}, from which its delivery lag is measured, not from the event's time), and its requests carry the
- * trace context of the event's record, as its first delivery did. A delivery that is still {@code pending} is left to
- * its own retries and not counted.
+ * it is tried, retried and recorded like any delivery; its record starts over at {@code pending} with {@code attempts}
+ * 0, made when the replay was asked for ({@code createdAt}, from which its delivery lag is measured, not from the
+ * event's time), and its requests carry a new span in the trace of the event's record ({@code traceparent}). A
+ * delivery that is still {@code pending} is left to its own retries and not counted.
  *
  * <p>Bounded: the window is at most {@code replayMaxWindow} long and may hold at most {@code replayMaxEvents} records
  * (counted from the offsets before anything is read, before the filter). Rate-limited per subscription: no replay
@@ -121,7 +121,7 @@ public class Replays {
         long startedAt = clock.millis();
         Result result = null;
         try {
-            result = replay(subscription.get(), since, end);
+            result = replay(subscription.get(), since, end, startedAt);
             return result;
         } finally {
             // Only a replay that sent counts for the interval: one refused or failed does not hold the next back.
@@ -150,7 +150,8 @@ public class Replays {
         return refused[0];
     }
 
-    private Result replay(Subscription subscription, Instant since, Instant until) {
+    /** {@code requestedAt}: when the replay was asked for, the time its deliveries are made at and lag from. */
+    private Result replay(Subscription subscription, Instant since, Instant until, long requestedAt) {
         List<ConsumerRecord<String, String>> window = new ArrayList<>();
         Map<String, Object> config = kafkaSettings.clientProperties();
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -195,14 +196,27 @@ public class Replays {
                 continue; // its own retries are under way
             }
             DeliveryTask task = new DeliveryTask(deliveryId, subscription.id(), event.event(), event.orderId(),
-                    DeliveryPayload.of(event, deliveryId), properties.retriesFor(event.retries()), clock.millis());
+                    DeliveryPayload.of(event, deliveryId), properties.retriesFor(event.retries()), requestedAt);
             deliveries.created();
-            writes.add(attempts.queue(task, DispatcherTopics.DELIVERY_ATTEMPTS, EventFanOut.traceparent(record)));
+            writes.add(attempts.queue(task, DispatcherTopics.DELIVERY_ATTEMPTS, traceparent(record, deliveryId,
+                    subscription.id())));
         }
         CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
         int count = writes.size();
         log.info("Replayed {} deliveries of {} to {} to subscription {}", count, since, until, subscription.id());
         return new Done(count);
+    }
+
+    /**
+     * A new span ({@link ResendTrace}) in the trace of the event's record; where that has none, in the trace its
+     * delivery was last sent in (the dispatcher started one for it); a new trace where neither is known.
+     */
+    private String traceparent(ConsumerRecord<String, String> record, String deliveryId, String subscriptionId) {
+        String known = TraceHeaders.traceparent(record.headers());
+        if (known == null) {
+            known = deliveries.traceparent(subscriptionId, deliveryId).orElse(null);
+        }
+        return ResendTrace.newSpanIn(known);
     }
 
     /**

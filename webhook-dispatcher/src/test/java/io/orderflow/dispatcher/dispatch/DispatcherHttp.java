@@ -25,10 +25,14 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -202,6 +206,40 @@ final class DispatcherHttp implements BeforeAllCallback, AfterEachCallback, Afte
             }
         }
         return 0;
+    }
+
+    /**
+     * How many records keyed {@code key} {@code topic} holds (each topic that exists and whose name starts with
+     * {@code topic}, so a topic's retry and dead-letter topics count with it): what a delivery cost in Kafka records.
+     */
+    static long recordsKeyed(String topic, String key) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestKafka.bootstrapServers()));
+             KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
+                     ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+                     new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (TopicDescription described : admin.describeTopics(admin.listTopics().names().get().stream()
+                    .filter(name -> name.startsWith(topic)).toList()).allTopicNames().get().values()) {
+                described.partitions().forEach(p -> partitions.add(new TopicPartition(described.name(),
+                        p.partition())));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            long count = 0;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+                assertThat(System.nanoTime()).as("reading " + topic).isLessThan(deadline);
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (key.equals(record.key())) {
+                        count++;
+                    }
+                }
+            }
+            return count;
+        }
     }
 
     @Override

@@ -89,6 +89,11 @@ final class TestReceiver implements AutoCloseable {
         return receiver;
     }
 
+    /** Holds every later request until {@link #release} (or close), then answers 200. */
+    void hold() {
+        held = new CountDownLatch(1);
+    }
+
     /** Answers the requests held so far, and every later one at once. */
     void release() {
         CountDownLatch latch = held;

@@ -2,16 +2,20 @@ package io.orderflow.dispatcher.dispatch;
 
 import static io.orderflow.dispatcher.dispatch.DispatcherHttp.newOrderId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import com.stripe.exception.SignatureVerificationException;
+import com.stripe.net.Webhook;
 import io.orderflow.dispatcher.dispatch.TestReceiver.Received;
 import io.orderflow.schemas.events.OrderEvent;
 import io.orderflow.schemas.json.Json;
 import io.orderflow.schemas.signing.WebhookSignature;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,14 +28,16 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The dispatcher on a real broker, delivering to real HTTP receivers on loopback. Retry delays are shortened to
- * 400 ms, 800 ms, 1.6 s, 3.2 s, 6.4 s, the answer timeout to 3 s and the secret rotation's grace to 5 s; everything
+ * 200 ms, 400 ms, 800 ms, 1.6 s, 3.2 s, the answer timeout to 3 s and the secret rotation's grace to 5 s; everything
  * else runs as configured.
  */
 class WebhookDispatchTest {
 
-    private static final Duration BACKOFF = Duration.ofMillis(400);
+    private static final Duration BACKOFF = Duration.ofMillis(200);
     private static final Duration WAIT = Duration.ofSeconds(45);
     private static final Duration ROTATION_GRACE = Duration.ofSeconds(5);
+    /** How old a signature's {@code t} stripe-java accepts: the contract's 5 minutes. */
+    private static final long STRIPE_TOLERANCE_SECONDS = 300;
 
     @RegisterExtension
     static final DispatcherHttp dispatcher = new DispatcherHttp(
@@ -245,12 +251,30 @@ class WebhookDispatchTest {
 
     // ---------------------------------------------------------------- secret rotation
 
+    /**
+     * Our signature header is Stripe's: {@code t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>}, with
+     * one {@code v1} per secret while a secret is rotated. So besides our own verifier, stripe-java's
+     * ({@code Webhook.Signature.verifyHeader}, and {@code Webhook.constructEvent}, which parses the body) takes the
+     * deliveries, handed the {@code x-service-signature} header where Stripe sends {@code Stripe-Signature}: before,
+     * during and after the rotation's grace period.
+     */
     @Test
-    void aRotatedSecretSignsNextToTheOldOneForTheGracePeriodThenAlone() throws Exception {
+    void aRotatedSecretSignsNextToTheOldOneForTheGracePeriodThenAloneAsStripesVerifierSeesToo() throws Exception {
         TestReceiver receiver = dispatcher.receiver(TestReceiver.answering());
         JsonNode created = call("POST", "/internal/subscriptions", "{\"url\": \"" + receiver.url() + "\"}", 201);
         String subscription = created.get("subscription").get("id").asString();
         String oldSecret = created.get("secret").asString();
+        receiver.verifyWith(oldSecret);
+
+        // Before any rotation: one v1, which Stripe's verifier and its event parser take as it came.
+        publish(event("order.paid", newOrderId(), "ord.1:pay:1", null));
+        await().atMost(WAIT).until(() -> receiver.received().size() == 1);
+        Received before = receiver.received().getFirst();
+        assertThat(before.signature()).matches("t=\\d+,v1=[0-9a-f]{64}");
+        assertThat(before.signatureValid()).isTrue();
+        assertThat(stripeAccepts(before, oldSecret)).isTrue();
+        assertThat(Webhook.constructEvent(body(before), before.signature(), oldSecret, STRIPE_TOLERANCE_SECONDS)
+                .getId()).isEqualTo(before.deliveryId());
 
         JsonNode rotated = call("POST", "/internal/subscriptions/" + subscription + "/rotate-secret", null, 200);
         Instant rotatedBy = Instant.now();
@@ -262,29 +286,52 @@ class WebhookDispatchTest {
                 .doesNotContain(newSecret).doesNotContain(oldSecret);
         receiver.verifyWith(newSecret);
 
-        // Within the grace period: one v1 with the new secret, then one with the old, over the same t.
+        // Within the grace period: one v1 with the new secret, then one with the old, over the same t; Stripe's
+        // verifier takes either secret, and no other.
         publish(event("order.paid", newOrderId(), "ord.1:pay:2", null));
-        await().atMost(WAIT).until(() -> receiver.received().size() == 1);
-        Received during = receiver.received().getFirst();
+        await().atMost(WAIT).until(() -> receiver.received().size() == 2);
+        Received during = receiver.received().getLast();
+        assertThat(during.at()).isBefore(rotatedBy.plus(ROTATION_GRACE));
         List<String> signatures = TestReceiver.singleSignatures(during.signature());
         assertThat(during.signature()).matches("t=\\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}");
         assertThat(WebhookSignature.verify(newSecret, signatures.get(0), during.rawBody(), Instant.now()).valid())
                 .isTrue();
         assertThat(WebhookSignature.verify(oldSecret, signatures.get(1), during.rawBody(), Instant.now()).valid())
                 .isTrue();
+        assertThat(stripeAccepts(during, newSecret)).isTrue();
+        assertThat(stripeAccepts(during, oldSecret)).isTrue();
+        assertThat(stripeAccepts(during, "whsec_" + "0".repeat(64))).isFalse();
 
         // After it: the new secret alone.
         await().atMost(ROTATION_GRACE.plusSeconds(2))
                 .until(() -> Instant.now().isAfter(rotatedBy.plus(ROTATION_GRACE)));
         publish(event("order.shipped", newOrderId(), "ord.1:ship:3", null));
-        await().atMost(WAIT).until(() -> receiver.received().size() == 2);
+        await().atMost(WAIT).until(() -> receiver.received().size() == 3);
         Received after = receiver.received().getLast();
         assertThat(after.signature()).matches("t=\\d+,v1=[0-9a-f]{64}");
         assertThat(WebhookSignature.verify(newSecret, after.signature(), after.rawBody(), Instant.now()).valid())
                 .isTrue();
+        assertThat(stripeAccepts(after, newSecret)).isTrue();
+        assertThat(stripeAccepts(after, oldSecret)).isFalse();
+        assertThatThrownBy(() -> Webhook.constructEvent(body(after), after.signature(), oldSecret,
+                STRIPE_TOLERANCE_SECONDS)).isInstanceOf(SignatureVerificationException.class);
 
         assertThat(call("POST", "/internal/subscriptions/whs_unknown/rotate-secret", null, 404).get("error")
                 .asString()).isEqualTo("Subscription whs_unknown not found");
+    }
+
+    /** Stripe's check: a {@code v1} matching HMAC-SHA256 of {@code t.payload} with the secret, {@code t} recent. */
+    private static boolean stripeAccepts(Received delivery, String secret) {
+        try {
+            return Webhook.Signature.verifyHeader(body(delivery), delivery.signature(), secret,
+                    STRIPE_TOLERANCE_SECONDS);
+        } catch (SignatureVerificationException e) {
+            return false;
+        }
+    }
+
+    private static String body(Received delivery) {
+        return new String(delivery.rawBody(), StandardCharsets.UTF_8);
     }
 
     // ---------------------------------------------------------------- matching, dedupe, deletion
@@ -356,8 +403,9 @@ class WebhookDispatchTest {
         call("DELETE", "/internal/subscriptions/" + subscription, null, 200);
         int afterDelete = receiver.received().size();
 
-        // At most the attempt already under way when the delete landed; the retries due later never come.
-        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(6))
+        // At most the attempt already under way when the delete landed; the retries due later (0.4 s, 0.8 s, 1.6 s
+        // after the last ones) never come.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4))
                 .until(() -> receiver.received().size() <= afterDelete + 1);
     }
 
@@ -437,7 +485,7 @@ class WebhookDispatchTest {
     // ---------------------------------------------------------------- helpers
 
     /**
-     * Attempt k+1 follows attempt k after the k-th delay (400 ms doubling), never sooner, and at most 2 s later: a
+     * Attempt k+1 follows attempt k after the k-th delay (200 ms doubling), never sooner, and at most 2 s later: a
      * retry topic's consumer resumes its paused partition once the record is due and fetches it again (and the first
      * retry also waits for the failed first attempt's hand-over from the fan-out to the attempts topic), which on
      * the busy machine of a full build has taken up to 1.5 s.

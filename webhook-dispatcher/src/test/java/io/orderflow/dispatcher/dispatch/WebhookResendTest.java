@@ -31,7 +31,8 @@ class WebhookResendTest {
     private static final String LAG_COUNT = "orderflow_webhook_delivery_lag_seconds_count";
     private static final String LAG_SUM = "orderflow_webhook_delivery_lag_seconds_sum";
     private static final String ORDER_TRACE = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-    private static final String WELL_FORMED = "00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]";
+    /** Version 00, lower-case hex, neither the trace id nor the parent id all zeros. */
+    private static final String WELL_FORMED = "00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-0[01]";
 
 
     @RegisterExtension
@@ -199,7 +200,7 @@ class WebhookResendTest {
     // ---------------------------------------------------------------- trace context and lag of what is sent again
 
     @Test
-    void aReplayAndARedeliveryCarryATraceContextAndTheirLagRunsFromTheRequest() throws Exception {
+    void aReplayAndARedeliveryAreNewSpansOfTheOrdersTraceAndTheirLagRunsFromTheRequest() throws Exception {
         TestReceiver receiver = dispatcher.receiver(TestReceiver.answering());
         String subscription = dispatcher.subscribe(receiver, List.of("order.paid", "order.shipped"));
         String orderId = newOrderId();
@@ -218,7 +219,8 @@ class WebhookResendTest {
         // waited two hours for its event, which the delivery lag shows.
         await().atMost(WAIT).until(() -> allDelivered(subscription, 2));
         assertThat(sentFor(receiver, "order.paid").getFirst().traceparent()).isEqualTo(ORDER_TRACE);
-        assertThat(sentFor(receiver, "order.shipped").getFirst().traceparent()).matches(WELL_FORMED);
+        String shippedTrace = sentFor(receiver, "order.shipped").getFirst().traceparent();
+        assertThat(shippedTrace).matches(WELL_FORMED);
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(dispatcher.meter(LAG_COUNT) - count).isEqualTo(2);
             assertThat(dispatcher.meter(LAG_SUM) - sum).isGreaterThan(2 * 7190);
@@ -227,22 +229,27 @@ class WebhookResendTest {
         // When the window is replayed,
         double countBeforeReplay = dispatcher.meter(LAG_COUNT);
         double sumBeforeReplay = dispatcher.meter(LAG_SUM);
+        long replayAskedAt = System.currentTimeMillis();
         Answer replayed = dispatcher.call("POST", "/internal/subscriptions/" + subscription + "/replay",
                 "{\"since\": \"" + Instant.ofEpochMilli(now) + "\"}");
+        long replayAnsweredAt = System.currentTimeMillis();
         assertThat(replayed.status()).as(replayed.body().toString()).isEqualTo(200);
         assertThat(replayed.body().get("count").asInt()).isEqualTo(2);
 
-        // then each is sent again with a trace context, the order's where its event carried it, and its lag runs
-        // from the replay, not from the event two hours ago.
+        // then each is sent again as a new span of the trace it was first sent in (the order's where its event
+        // carried it), made at the replay and lagging from it, not from the event two hours ago.
         await().atMost(WAIT).until(() -> receiver.received().size() == 4 && allDelivered(subscription, 2));
-        assertThat(sentFor(receiver, "order.paid").getLast().traceparent()).isEqualTo(ORDER_TRACE);
-        String shippedTrace = sentFor(receiver, "order.shipped").getLast().traceparent();
-        assertThat(shippedTrace).matches(WELL_FORMED);
+        String paidReplayed = sentFor(receiver, "order.paid").getLast().traceparent();
+        String shippedReplayed = sentFor(receiver, "order.shipped").getLast().traceparent();
+        assertNewSpanIn(paidReplayed, ORDER_TRACE);
+        assertNewSpanIn(shippedReplayed, shippedTrace);
+        assertThat(dispatcher.deliveries(subscription)).allSatisfy(d ->
+                assertThat(d.get("createdAt").asLong()).isBetween(replayAskedAt, replayAnsweredAt));
         await().atMost(WAIT).untilAsserted(() ->
                 assertThat(dispatcher.meter(LAG_COUNT) - countBeforeReplay).isEqualTo(2));
         assertThat(dispatcher.meter(LAG_SUM) - sumBeforeReplay).isLessThan(60);
 
-        // A redelivery likewise: the trace context the delivery was last sent with, the lag from the request.
+        // A redelivery likewise: a new span of the trace, the lag from the request.
         double countBeforeRedelivery = dispatcher.meter(LAG_COUNT);
         double sumBeforeRedelivery = dispatcher.meter(LAG_SUM);
         for (OrderEvent event : List.of(paid, shipped)) {
@@ -253,11 +260,31 @@ class WebhookResendTest {
             assertThat(redelivered.body().get("delivery").get("status").asString()).isEqualTo("delivered");
         }
         assertThat(receiver.received()).hasSize(6).allMatch(Received::signatureValid);
-        assertThat(sentFor(receiver, "order.paid").getLast().traceparent()).isEqualTo(ORDER_TRACE);
-        assertThat(sentFor(receiver, "order.shipped").getLast().traceparent()).isEqualTo(shippedTrace);
+        String paidRedelivered = sentFor(receiver, "order.paid").getLast().traceparent();
+        assertNewSpanIn(paidRedelivered, ORDER_TRACE);
+        assertThat(spanId(paidRedelivered)).isNotEqualTo(spanId(paidReplayed));
+        String shippedRedelivered = sentFor(receiver, "order.shipped").getLast().traceparent();
+        assertNewSpanIn(shippedRedelivered, shippedTrace);
+        assertThat(spanId(shippedRedelivered)).isNotEqualTo(spanId(shippedReplayed));
         await().atMost(WAIT).untilAsserted(() ->
                 assertThat(dispatcher.meter(LAG_COUNT) - countBeforeRedelivery).isEqualTo(2));
         assertThat(dispatcher.meter(LAG_SUM) - sumBeforeRedelivery).isLessThan(60);
+    }
+
+    /** {@code sent} is a well-formed W3C trace context in the trace of {@code original}, with a span of its own. */
+    private static void assertNewSpanIn(String sent, String original) {
+        assertThat(sent).matches(WELL_FORMED);
+        assertThat(traceId(sent)).as("trace id of " + sent).isEqualTo(traceId(original));
+        assertThat(spanId(sent)).as("parent id of " + sent).isNotEqualTo(spanId(original));
+        assertThat(sent.substring(53)).as("flags of " + sent).isEqualTo(original.substring(53));
+    }
+
+    private static String traceId(String traceparent) {
+        return traceparent.substring(3, 35);
+    }
+
+    private static String spanId(String traceparent) {
+        return traceparent.substring(36, 52);
     }
 
     private static boolean allDelivered(String subscription, int deliveries) throws Exception {
