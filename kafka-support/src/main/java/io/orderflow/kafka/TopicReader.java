@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -46,6 +47,8 @@ public final class TopicReader<K, V> implements AutoCloseable {
     /** How long {@link #start()} waits for a topic that the provisioner has not created yet. */
     private static final Duration TOPIC_WAIT = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** How long {@link #close()} waits for the polling thread to close the consumer and end. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private final String topic;
@@ -54,6 +57,8 @@ public final class TopicReader<K, V> implements AutoCloseable {
     private final String name;
     private final KafkaConsumer<K, V> consumer;
     private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
+    /** Completes once the consumer is closed. */
+    private final CompletableFuture<Void> consumerClosed = new CompletableFuture<>();
     /** Guards {@link #positions}, {@link #waiters} and {@link #stopped}: they are shared with writers' threads. */
     private final Object lock = new Object();
     private final Map<Integer, Long> positions = new HashMap<>();
@@ -225,8 +230,7 @@ public final class TopicReader<K, V> implements AutoCloseable {
         } catch (RuntimeException e) {
             log.error("Reader of {} stopped", topic, e);
         } finally {
-            consumer.close();
-            cancelWaiters();
+            closeConsumer();
         }
     }
 
@@ -291,21 +295,43 @@ public final class TopicReader<K, V> implements AutoCloseable {
     /** Stops reading: wakes the polling thread and waits (bounded) for it to close the consumer. Idempotent. */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        closeAsync();
+        if (thread != null) {
+            try {
+                thread.join(CLOSE_WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
-        closed = true;
-        running = false;
-        if (thread == null) {
-            consumer.close();
-            cancelWaiters();
-            return;
+    }
+
+    /**
+     * Stops reading without waiting: wakes the polling thread, which closes the consumer. Completes once it has, or
+     * once {@link #close()} would stop waiting for it. Closing a consumer waits for the answer to its last fetch, which
+     * the broker holds up to {@code fetch.max.wait.ms} when there is nothing to read: readers closed together wait
+     * for theirs at the same time. Idempotent.
+     */
+    public CompletableFuture<Void> closeAsync() {
+        synchronized (consumerClosed) {
+            if (!closed) {
+                closed = true;
+                running = false;
+                if (thread == null) {
+                    closeConsumer();
+                } else {
+                    consumer.wakeup();
+                }
+            }
         }
-        consumer.wakeup();
+        return consumerClosed.copy().completeOnTimeout(null, CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void closeConsumer() {
         try {
-            thread.join(Duration.ofSeconds(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            consumer.close();
+        } finally {
+            cancelWaiters();
+            consumerClosed.complete(null);
         }
     }
 }

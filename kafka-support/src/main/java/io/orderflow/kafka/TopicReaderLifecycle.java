@@ -44,6 +44,17 @@ public abstract class TopicReaderLifecycle<K, V> implements SmartLifecycle {
         running = false;
     }
 
+    /**
+     * Stops without holding up the phase's other beans: the context's readers close their consumers at the same time,
+     * and {@code callback} runs once this one's is closed (or {@link TopicReader#close()} would stop waiting).
+     */
+    @Override
+    public void stop(Runnable callback) {
+        stopping();
+        running = false;
+        reader.closeAsync().whenComplete((closed, failure) -> callback.run());
+    }
+
     @Override
     public boolean isRunning() {
         return running;

@@ -68,11 +68,14 @@ public final class GatewayDeployment implements AutoCloseable {
         var application = GatewayApplication.application();
         application.addInitializers(context -> {
             context.getBeanFactory().registerSingleton("testClock", clock);
-            // its own Reactor Netty resources: closing one instance must not stop another's server
+            // its own Reactor Netty resources: closing one instance must not stop another's server. The server has
+            // shut down gracefully (its requests answered) before they are disposed, so their event loops stop at
+            // once instead of after Netty's quiet period of 2 s for tasks still arriving.
             if (context instanceof GenericApplicationContext generic) {
                 generic.registerBean(ReactorResourceFactory.class, () -> {
                     ReactorResourceFactory resources = new ReactorResourceFactory();
                     resources.setUseGlobalResources(false);
+                    resources.setShutdownQuietPeriod(Duration.ZERO);
                     return resources;
                 });
             }

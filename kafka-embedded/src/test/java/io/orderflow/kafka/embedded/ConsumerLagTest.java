@@ -41,7 +41,8 @@ class ConsumerLagTest {
         TopicPartition first = new TopicPartition(topic, 0);
         TopicPartition second = new TopicPartition(topic, 1);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        ConsumerLag lag = new ConsumerLag(new KafkaSettings(bootstrap), registry);
+        // computed every 200 ms instead of every 5 s: each step below waits for the next computation
+        ConsumerLag lag = new ConsumerLag(new KafkaSettings(bootstrap), registry, Duration.ofMillis(200));
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
              KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(),

@@ -6,7 +6,18 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.common.utils.internals.AppInfoParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +42,9 @@ public final class TestKafka {
     private static String bootstrapServers;
     private static String containerBootstrapServers;
     private static Boolean dockerAnswers;
+    /** Clusters of {@link #newCluster()} that their tests closed, emptied for the next one. */
+    private static final Deque<Cluster> emptied = new ArrayDeque<>();
+    private static boolean stopEmptiedAtExit;
 
     private TestKafka() {
     }
@@ -62,17 +76,68 @@ public final class TestKafka {
     }
 
     /**
-     * A second, separate cluster with every topic of the registry, for a test that needs a deployment of its own (its
-     * own compacted topics, such as the principals of a deployment with a shared password). The test closes it when
-     * done, so the clusters of a test JVM do not pile up.
+     * A second, separate cluster with every topic of the registry and nothing else, for a test that needs a deployment
+     * of its own (its own compacted topics, such as the principals of a deployment with a shared password). The test
+     * closes it when done, so the clusters of a test JVM do not pile up. A closed cluster is emptied (every topic and
+     * consumer group deleted) and kept for the JVM's next call instead of being stopped, which saves the next
+     * deployment a broker's start, its stop and the creation of the broker's internal topics; one that cannot be
+     * emptied (a group that still has members) is stopped.
      */
     public static synchronized Cluster newCluster() {
-        Cluster cluster = "all".equals(mode()) && dockerAvailable() ? container() : inProcess();
-        TopicProvisioner.createMissing(cluster.bootstrapServers(), 3, (short) 1);
-        return cluster;
+        Cluster started = emptied.poll();
+        if (started == null) {
+            started = "all".equals(mode()) && dockerAvailable() ? container() : inProcess();
+        }
+        TopicProvisioner.createMissing(started.bootstrapServers(), 3, (short) 1);
+        Cluster cluster = started;
+        AtomicBoolean closed = new AtomicBoolean();
+        return new Cluster(cluster.bootstrapServers(), () -> {
+            if (closed.compareAndSet(false, true)) {
+                emptyOrStop(cluster);
+            }
+        });
     }
 
-    /** A cluster {@link #newCluster started} for one test; {@link #close} stops it. */
+    private static void emptyOrStop(Cluster cluster) {
+        try {
+            empty(cluster.bootstrapServers());
+        } catch (Exception e) {
+            LOG.info("Test cluster on {} stopped, not kept: it could not be emptied ({})", cluster.bootstrapServers(),
+                    e.getMessage());
+            cluster.close();
+            return;
+        }
+        synchronized (TestKafka.class) {
+            if (emptied.isEmpty() && !stopEmptiedAtExit) {
+                Runtime.getRuntime().addShutdownHook(new Thread(TestKafka::stopEmptied, "test-kafka-stop-emptied"));
+                stopEmptiedAtExit = true;
+            }
+            emptied.push(cluster);
+        }
+    }
+
+    private static synchronized void stopEmptied() {
+        emptied.forEach(Cluster::close);
+        emptied.clear();
+    }
+
+    /** Deletes every consumer group (failing on one that has members) and every topic but the broker's own. */
+    private static void empty(String bootstrapServers) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000))) {
+            Set<String> groups = admin.listGroups(ListGroupsOptions.forConsumerGroups()).all()
+                    .get(30, TimeUnit.SECONDS).stream().map(GroupListing::groupId).collect(Collectors.toSet());
+            if (!groups.isEmpty()) {
+                admin.deleteConsumerGroups(groups).all().get(30, TimeUnit.SECONDS);
+            }
+            Set<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            if (!topics.isEmpty()) {
+                admin.deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** A cluster {@link #newCluster started} for one test; {@link #close} stops it (or empties it for the next). */
     public record Cluster(String bootstrapServers, AutoCloseable stop) implements AutoCloseable {
 
         @Override

@@ -32,9 +32,10 @@ import org.springframework.beans.factory.InitializingBean;
  * Consumer lag per consumer group and topic, as the broker sees it: meter {@code orderflow.consumer.lag{group,topic}},
  * the records of the topic's partitions past the group's committed offsets (the end offsets a
  * {@code read_committed} consumer can reach, so open transactions do not count), summed over the partitions. It is
- * computed from the cluster's committed offsets every {@link #EVERY} by one admin client, for every consumer group
- * of the cluster that has committed offsets; unlike a consumer's own {@code records-lag-max} it is there while the
- * consumer is stopped, which is when a lag grows. A failed computation keeps the last figures (logged at debug).
+ * computed from the cluster's committed offsets every {@link #EVERY} (or the interval given) by one admin client,
+ * for every consumer group of the cluster that has committed offsets; unlike a consumer's own
+ * {@code records-lag-max} it is there while the consumer is stopped, which is when a lag grows. A failed computation
+ * keeps the last figures (logged at debug).
  */
 public final class ConsumerLag implements InitializingBean, DisposableBean {
 
@@ -44,13 +45,20 @@ public final class ConsumerLag implements InitializingBean, DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(ConsumerLag.class);
 
     private final KafkaSettings kafka;
+    private final Duration every;
     private final MultiGauge gauge;
     private volatile Map<String, Map<String, Long>> last = Map.of();
     private Admin admin;
     private ScheduledExecutorService refresher;
 
     public ConsumerLag(KafkaSettings kafka, MeterRegistry registry) {
+        this(kafka, registry, EVERY);
+    }
+
+    /** Computed every {@code every} instead of {@link #EVERY}, the first time at once. */
+    public ConsumerLag(KafkaSettings kafka, MeterRegistry registry, Duration every) {
         this.kafka = kafka;
+        this.every = every;
         this.gauge = MultiGauge.builder(LAG).description("Records past the group's committed offsets, by topic")
                 .register(registry);
     }
@@ -67,7 +75,7 @@ public final class ConsumerLag implements InitializingBean, DisposableBean {
             thread.setDaemon(true);
             return thread;
         });
-        refresher.scheduleWithFixedDelay(this::refresh, 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        refresher.scheduleWithFixedDelay(this::refresh, 0, every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The last figures: group, then topic, then records behind; empty before the first computation. */
