@@ -138,7 +138,7 @@ export function orderPage(main, orderId) {
   const results = h('div', { id: 'results', 'aria-live': 'polite' });
   let connected = false;
   const live = h('span', { class: 'live off', id: 'live', role: 'status' }, 'Connecting…');
-  const header = h('div', {});
+  const header = h('div', { class: 'order-head' });
   const summary = h('section', { class: 'panel', id: 'summary-panel', 'aria-labelledby': 'summary-h' });
   const graph = h('section', { class: 'panel', id: 'flow-panel', 'aria-labelledby': 'graph-h' });
   const details = h('section', { class: 'panel', id: 'node-details', 'aria-live': 'polite', 'aria-labelledby': 'details-h' });

@@ -681,9 +681,7 @@ class DashboardBrowserTest {
             assertThat(button.getRect().getX() + button.getRect().getWidth()).isLessThanOrEqualTo(width);
         }
         assertThat(browser.findElement(card).getCssValue("display")).as("a card, not a table row").isEqualTo("block");
-        assertThat(((Number) js(browser, "return document.documentElement.scrollWidth - "
-                + "document.documentElement.clientWidth")).intValue()).as("no sideways scrolling")
-                .isLessThanOrEqualTo(0);
+        assertNoSidewaysScrolling(browser, "the inbox");
         approve.click();
         WebElement bar = wait(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo")));
         assertThat(bar.getRect().getX()).isGreaterThanOrEqualTo(0);
@@ -763,9 +761,7 @@ class DashboardBrowserTest {
         browser.manage().window().setSize(new Dimension(375, 812));
         open(browser, "/orders/" + waiting);
         wait(browser).until(ExpectedConditions.elementToBeClickable(By.cssSelector("[data-wait=approval] .approve")));
-        Number overflow = (Number) ((JavascriptExecutor) browser).executeScript(
-                "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
-        assertThat(overflow.intValue()).as("no sideways scrolling at 375 px").isLessThanOrEqualTo(0);
+        assertNoSidewaysScrolling(browser, "the order page");
         pageScreenshot(browser, "order-phone");
         open(browser, "/system");
         wait(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-service=gateway]")));
@@ -861,6 +857,49 @@ class DashboardBrowserTest {
 
     static Object js(WebDriver browser, String script, Object... arguments) {
         return ((JavascriptExecutor) browser).executeScript(script, arguments);
+    }
+
+    /**
+     * Asserts that the page is no wider than the window. When it is, the description names the elements whose box or
+     * own text reaches beyond the window's width (tag, id, class, right edge in px, start of text), leaving out those
+     * clipped by a box that scrolls or hides what overflows it, so a failure says which content is too wide.
+     */
+    static void assertNoSidewaysScrolling(WebDriver browser, String what) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> seen = (Map<String, Object>) js(browser, """
+                const root = document.documentElement;
+                const width = root.clientWidth;
+                const clipped = (e) => {
+                  for (let p = e.parentElement; p && p !== document.body && p !== root; p = p.parentElement) {
+                    if (getComputedStyle(p).overflowX !== 'visible') return true;
+                  }
+                  return false;
+                };
+                // an element's right edge, or its own text's where the text runs past the box (a word with no break)
+                const right = (e) => {
+                  let edge = e.getBoundingClientRect().right;
+                  for (const n of e.childNodes) {
+                    if (n.nodeType !== Node.TEXT_NODE || !n.data.trim()) continue;
+                    const range = document.createRange();
+                    range.selectNodeContents(n);
+                    edge = Math.max(edge, range.getBoundingClientRect().right);
+                  }
+                  return edge + window.scrollX;
+                };
+                const wide = [...document.body.querySelectorAll('*')]
+                  .filter((e) => e.getClientRects().length > 0)
+                  .map((e) => [e, right(e)])
+                  .filter(([e, right]) => right > width && !clipped(e))
+                  .map(([e, right]) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+                    + (typeof e.className === 'string' && e.className.trim()
+                      ? '.' + e.className.trim().split(/\\s+/).join('.') : '')
+                    + ' right=' + right.toFixed(1) + ' "'
+                    + (e.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 60) + '"');
+                return { overflow: root.scrollWidth - width, width: width, wide: wide.join('\\n') };""");
+        assertThat(((Number) seen.get("overflow")).intValue())
+                .as("%s: no sideways scrolling at %s px; beyond the window:%n%s", what, seen.get("width"),
+                        seen.get("wide"))
+                .isLessThanOrEqualTo(0);
     }
 
     /**

@@ -4,6 +4,7 @@ import static io.orderflow.standalone.DashboardBrowserTest.APPROVER;
 import static io.orderflow.standalone.DashboardBrowserTest.OPERATOR;
 import static io.orderflow.standalone.DashboardBrowserTest.VIEWER;
 import static io.orderflow.standalone.DashboardBrowserTest.WAIT;
+import static io.orderflow.standalone.DashboardBrowserTest.assertNoSidewaysScrolling;
 import static io.orderflow.standalone.DashboardBrowserTest.http;
 import static io.orderflow.standalone.DashboardBrowserTest.js;
 import static io.orderflow.standalone.DashboardBrowserTest.line;
@@ -243,8 +244,7 @@ class DashboardGraphBrowserTest {
                 .isEqualTo("waiting");
         assertThat(((Number) js(browser, "return Math.min(...[...document.querySelectorAll('#steps span')]"
                 + ".map((s) => parseFloat(getComputedStyle(s).fontSize)));")).doubleValue()).isGreaterThanOrEqualTo(12);
-        assertThat(((Number) js(browser, "return document.documentElement.scrollWidth - "
-                + "document.documentElement.clientWidth")).intValue()).as("no sideways scrolling").isLessThanOrEqualTo(0);
+        assertNoSidewaysScrolling(browser, "the order page with its steps");
         pageScreenshot(browser, "order-steps-phone");
 
         browser.findElement(By.cssSelector("#steps li[data-node=policy] button")).click();
@@ -253,8 +253,7 @@ class DashboardGraphBrowserTest {
         browser.findElement(By.id("view-drawing")).click();
         waitOn(browser).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#graph-wrap svg.graph")));
         assertThat(smallestText(browser)).isGreaterThanOrEqualTo(11);
-        assertThat(((Number) js(browser, "return document.documentElement.scrollWidth - "
-                + "document.documentElement.clientWidth")).intValue()).isLessThanOrEqualTo(0);
+        assertNoSidewaysScrolling(browser, "the order page with the drawing");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.orderflow.standalone;
 import static io.orderflow.standalone.DashboardBrowserTest.APPROVER;
 import static io.orderflow.standalone.DashboardBrowserTest.OPERATOR;
 import static io.orderflow.standalone.DashboardBrowserTest.WAIT;
+import static io.orderflow.standalone.DashboardBrowserTest.assertNoSidewaysScrolling;
 import static io.orderflow.standalone.DashboardBrowserTest.click;
 import static io.orderflow.standalone.DashboardBrowserTest.http;
 import static io.orderflow.standalone.DashboardBrowserTest.js;
@@ -167,9 +168,7 @@ class DashboardMigrationBrowserTest {
                 + "which version " + v2 + " of flow " + FLOW + " does not have and the mapping does not move; map "
                 + "approval to a node of the same type");
         assertThat(browser.findElements(By.id("migrate-confirm"))).as("nothing to confirm").isEmpty();
-        assertThat(((Number) js(browser, "return document.documentElement.scrollWidth - "
-                + "document.documentElement.clientWidth")).intValue()).as("no sideways scrolling at 375 px")
-                .isLessThanOrEqualTo(0);
+        assertNoSidewaysScrolling(browser, "the order page with the refused preview");
         assertThat(((Number) js(browser, "const box = document.getElementById('migrate-mapping').parentElement; "
                 + "return box.scrollWidth - box.clientWidth")).intValue()).as("the mapping fits its panel")
                 .isLessThanOrEqualTo(0);

@@ -11,6 +11,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * answering their polls), which the test JVMs running beside it on two cores would otherwise lose for the rest of the
  * run. Test classes run one after another in a JVM (junit-platform.properties), so no class sees its system closed
  * under it; the last one is closed when the test run ends.
+ *
+ * <p>The slot lives in the launcher session's store, not the root context's: with several forks Surefire hands each
+ * JVM its classes one at a time and runs each as an execution request of its own, whose root context (and its store)
+ * ends with the class, while the launcher session spans every class the JVM runs.
  */
 final class StandingSystem implements AutoCloseable {
 
@@ -22,7 +26,8 @@ final class StandingSystem implements AutoCloseable {
      * one (if any) closed and {@code start}'s started in its place.
      */
     static <T extends AutoCloseable> T take(ExtensionContext context, Object owner, Class<T> type, Supplier<T> start) {
-        StandingSystem slot = context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+        StandingSystem slot = context.getStore(ExtensionContext.StoreScope.LAUNCHER_SESSION,
+                ExtensionContext.Namespace.GLOBAL)
                 .computeIfAbsent(StandingSystem.class, ignored -> new StandingSystem(), StandingSystem.class);
         return type.cast(slot.get(owner, start));
     }
