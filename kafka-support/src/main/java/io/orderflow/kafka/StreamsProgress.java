@@ -53,7 +53,7 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
     static final Duration STALLED_AFTER = Duration.ofSeconds(30);
     /**
      * How long tasks wait before what holds them is looked at and released when stale ({@link #releaseStale}): sooner
-     * than the WARN line, since a restart held by a stale member or stale offsets would otherwise lose those seconds.
+     * than the WARN line, since a restart held by a stale member would otherwise lose those seconds.
      */
     static final Duration RELEASE_AFTER = Duration.ofSeconds(10);
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(2);
@@ -225,7 +225,7 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
             log.warn("{} has not started its tasks for {} s (state {}): {}", service, (now - runningAt) / 1000,
                     app.state(), why(admin, holding));
             if (releasedAt < runningAt) {
-                release(app, admin, now, holding);
+                release(admin, now, holding);
             }
         } catch (RuntimeException e) {
             log.warn("{} has not started its tasks for {} s (state {}); could not ask the cluster why: {}", service,
@@ -235,24 +235,24 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
 
     /**
      * Once per stall, {@link #RELEASE_AFTER} into it: releases what holds the tasks when it is known to be stale, the
-     * group's static members that are this process under an earlier instance id ({@link FormerMembers}), or committed
-     * offsets that stay unstable although none of the app's own transactions is open ({@link StaleOffsetCommits}).
+     * group's static members that are this process under an earlier instance id ({@link FormerMembers}). Committed
+     * offsets that stay unstable are only reported: what a dead run left open is ended before the app starts ({@link
+     * PreviousRun}), and once the app runs, an abort under its ids would fence its own producer while it works (its
+     * offsets read unstable in every commit, so a look cannot tell a live transaction from a stale one).
      */
     private void releaseStale(KafkaStreams app, long now) {
         try (Admin admin = Admin.create(adminConfig())) {
-            release(app, admin, now, look(app, admin));
+            release(admin, now, look(app, admin));
         } catch (RuntimeException e) {
             log.debug("{}: could not look for what holds its tasks", service, e);
         }
     }
 
-    private void release(KafkaStreams app, Admin admin, long now, Holding holding) {
+    private void release(Admin admin, long now, Holding holding) {
         releasedAt = now;
         String group = config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
         if (!holding.former().isEmpty()) {
             FormerMembers.remove(admin, group, holding.former());
-        } else if (!holding.unstable().isEmpty()) {
-            StaleOffsetCommits.release(admin, config, group, transactionalIds(app), holding.unstable());
         }
     }
 
@@ -275,13 +275,6 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
             Thread.currentThread().interrupt();
             return List.of();
         }
-    }
-
-    /** The transactional ids of the app's thread producers (exactly-once v2). */
-    private static List<String> transactionalIds(KafkaStreams app) {
-        return app.metadataForLocalThreads().stream()
-                .flatMap(thread -> thread.producerClientIds().stream())
-                .flatMap(clientId -> StaleOffsetCommits.transactionalId(clientId).stream()).distinct().toList();
     }
 
     /** The partitions of the app's active tasks, from its threads or, while they initialise, from its group. */
