@@ -52,12 +52,6 @@ public final class StreamsApp {
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
-        // Transactional state stores: a task's writes stay in a buffer until its Kafka transaction commits, so what a
-        // store holds on disk is always committed. Without them, exactly-once must wipe every store a process held when
-        // it died and restore it from its changelog, so a restart after a crash took time in proportion to the orders
-        // kept (docs/operations.md). Interactive queries read uncommitted writes (the default), as a store without a
-        // buffer would: an order's view is there as soon as its command is decided.
-        props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
         // changelog segments the log cleaner can compact, so a restore reads about one record per key (Changelogs)
         props.putAll(Changelogs.streamsProperties());
         // The stream thread commits only between polls, and a poll with nothing to fetch blocks for poll.ms (100 ms by

@@ -289,7 +289,7 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
     /**
      * Restores a batch of changelog records: the rows and their index entries, in the RocksDB store's one write batch
      * for the restore (its changelog position kept), so that no row is ever on disk without its entries, even when the
-     * process dies in the middle of a restore and the store is not wiped (transactional state stores). A row's
+     * process dies in the middle of a restore and the store is kept (transactional state stores, when on). A row's
      * entries depend on its value alone, so they are worked out once per row of the batch, from the value the store
      * held before it to the batch's last value for it: a row written several times in a batch (a changelog the cleaner
      * has not compacted yet) is indexed once, and a row restored again after such a crash, already on disk with its
