@@ -71,7 +71,8 @@ class FormerMembersTest {
         }
     }
 
-    private static KafkaConsumer<String, String> consumer(String bootstrap, String group, String clientId,
+    /** A consumer that joins {@code group} as a static member with a session of five minutes. */
+    static KafkaConsumer<String, String> consumer(String bootstrap, String group, String clientId,
                                                           String instanceId) {
         return new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,

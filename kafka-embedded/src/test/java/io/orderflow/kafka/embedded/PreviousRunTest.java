@@ -26,7 +26,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -73,7 +72,7 @@ class PreviousRunTest {
             assertThat(stableOffsets(admin, group, partition)).as("unstable while the transaction is open").isEmpty();
 
             // ... and whose static member, under the instance id the process had then, never left the group
-            try (KafkaConsumer<String, String> member = consumer(bootstrap, group,
+            try (KafkaConsumer<String, String> member = FormerMembersTest.consumer(bootstrap, group,
                     group + "-" + processId + "-StreamThread-1-consumer", "old-host-1")) {
                 member.subscribe(List.of(topic));
                 await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -128,17 +127,5 @@ class PreviousRunTest {
                 .partitionsToOffsetAndMetadata(group).get());
         offsets.values().removeIf(java.util.Objects::isNull);
         return offsets;
-    }
-
-    private static KafkaConsumer<String, String> consumer(String bootstrap, String group, String clientId,
-                                                          String instanceId) {
-        return new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, group,
-                ConsumerConfig.CLIENT_ID_CONFIG, clientId,
-                ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId,
-                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) Duration.ofMinutes(5).toMillis(),
-                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) Duration.ofMinutes(5).toMillis()),
-                new StringDeserializer(), new StringDeserializer());
     }
 }

@@ -171,10 +171,7 @@ class IndexedStoreTest {
 
         // when a new store restores it in two batches, the second writing ord_a and ord_c again
         List<StateRestoreCallback> restores = new ArrayList<>();
-        KeyValueStore<String, byte[]> restored = Stores.keyValueStoreBuilder(
-                IndexedStore.persistent("index", OrderIndex.INDEXER), Serdes.String(), Serdes.ByteArray())
-                .withLoggingDisabled().build();
-        restored.init(capturingRestores(context().getStateStoreContext(), restores), restored);
+        KeyValueStore<String, byte[]> restored = openedForRestore(restores);
         try {
             RecordBatchingStateRestoreCallback restore = (RecordBatchingStateRestoreCallback) restores.getFirst();
             restore.restoreBatch(changelog.subList(0, 3));
@@ -206,10 +203,7 @@ class IndexedStoreTest {
                 .forEach(row -> changelog.add(record(changelog.size(), OrderIndex.key(row.createdAt(), row.id()),
                         OrderIndex.write(row))));
         List<StateRestoreCallback> restores = new ArrayList<>();
-        KeyValueStore<String, byte[]> restored = Stores.keyValueStoreBuilder(
-                IndexedStore.persistent("index", OrderIndex.INDEXER), Serdes.String(), Serdes.ByteArray())
-                .withLoggingDisabled().build();
-        restored.init(capturingRestores(context().getStateStoreContext(), restores), restored);
+        KeyValueStore<String, byte[]> restored = openedForRestore(restores);
         try {
             RecordBatchingStateRestoreCallback restore = (RecordBatchingStateRestoreCallback) restores.getFirst();
             restore.restoreBatch(changelog.subList(0, 2));
@@ -234,6 +228,15 @@ class IndexedStoreTest {
     private static ConsumerRecord<byte[], byte[]> record(long offset, String key, byte[] value) {
         return new ConsumerRecord<>("indexed-store-test-index-changelog", 0, offset,
                 key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value);
+    }
+
+    /** A new indexed store, opened as a task opens it; the restore callbacks it registers go to {@code restores}. */
+    private KeyValueStore<String, byte[]> openedForRestore(List<StateRestoreCallback> restores) {
+        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(
+                IndexedStore.persistent("index", OrderIndex.INDEXER), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled().build();
+        store.init(capturingRestores(context().getStateStoreContext(), restores), store);
+        return store;
     }
 
     /** The store's context, keeping the restore callbacks the store registers (as the changelog reader would). */
