@@ -41,7 +41,8 @@ import tools.jackson.databind.JsonNode;
  * within {@link #READY_WITHIN} of the restart (the JVM, the broker's recovery and four services starting on a shared
  * 2-core machine; a stream thread waiting on the dead process's transaction would keep it from ready), a new order
  * started once it is ready completes within {@link #COMPLETED_WITHIN}, every order accepted before the kill
- * completes, and no node of any order runs twice.
+ * completes, no node of any order runs twice, and no store is wiped (transactional state stores: what a store holds
+ * on disk is committed, so a crash does not make Kafka Streams restore it from its changelog).
  */
 class CrashRestartEndToEndTest {
 
@@ -104,6 +105,7 @@ class CrashRestartEndToEndTest {
         // when: the JVM dies there and starts again on its data
         first.destroyForcibly();
         first.onExit().join();
+        List<Path> marked = markTaskDirectories(data);
         long restarted = System.nanoTime();
         Process second = launch(data, port, kafkaPort, null, "second");
         awaitReady(base, second);
@@ -133,6 +135,24 @@ class CrashRestartEndToEndTest {
             order(base, id).path("nodes").properties().forEach(node -> assertThat(node.getValue().path("runs").size())
                     .as(id + " " + node.getKey()).isLessThanOrEqualTo(1));
         }
+        // and the stores the dead process held were kept, not wiped and restored from their changelogs
+        assertThat(marked).isNotEmpty().allSatisfy(marker -> assertThat(marker).as("a task's stores kept").exists());
+    }
+
+    /**
+     * Marks each task directory of both Streams apps (while the system is down): Kafka Streams deletes a task's
+     * directory, marker included, when it wipes its stores.
+     */
+    private static List<Path> markTaskDirectories(Path data) throws IOException {
+        List<Path> markers = new ArrayList<>();
+        for (String app : List.of("order-processor", "flow-runner")) {
+            try (var tasks = Files.list(data.resolve(app).resolve("streams").resolve("orderflow-" + app))) {
+                for (Path task : tasks.filter(dir -> dir.getFileName().toString().matches("\\d+_\\d+")).toList()) {
+                    markers.add(Files.writeString(task.resolve("kept-across-the-crash"), "marker"));
+                }
+            }
+        }
+        return markers;
     }
 
     /** Whether authorization {@code call} is held while a transaction of the runner is open. */

@@ -74,6 +74,8 @@ final class RunnerHarness implements AutoCloseable {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "runner-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        // the stores as the app runs them (StreamsApp)
+        props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
         driver = new TopologyTestDriver(RunTopology.build(decider, budget), props, START);
         tasks = driver.createInputTopic(Topics.NODE_TASKS.name(), Topics.NODE_TASKS.keySerde().serializer(),
                 Topics.NODE_TASKS.valueSerde().serializer());

@@ -558,7 +558,7 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         /** Deadlines and polls that are due, at most {@code sweepBudget} per sweep; the rest wait for the next. */
         private void sweep(long now) {
             List<KeyValue<String, Due>> ready = new ArrayList<>();
-            try (KeyValueIterator<String, Due> it = due.range(null, Due.upperBound(now))) {
+            try (KeyValueIterator<String, Due> it = due.range(Due.LOWER_BOUND, Due.upperBound(now))) {
                 while (it.hasNext() && ready.size() < sweepBudget) {
                     ready.add(it.next());
                 }

@@ -40,6 +40,13 @@ public record Due(String orderId, String kind, String nodeId, int attempt, long 
         return timeKey(dueAt) + "|" + orderId + "|" + kind + "|" + nodeId;
     }
 
+    /**
+     * Every key sorts at or after this bound. A sweep reads from here rather than from an open start ({@code null}):
+     * Kafka Streams 4.4's transactional RocksDB store ignores a range's end when its start is open, and read every
+     * deadline, due or not (each wait then timed out at once).
+     */
+    public static final String LOWER_BOUND = timeKey(0);
+
     /** Every key due at or before {@code at} sorts before this bound. */
     public static String upperBound(long at) {
         return timeKey(at) + "|~";

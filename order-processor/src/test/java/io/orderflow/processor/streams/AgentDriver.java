@@ -79,6 +79,9 @@ final class AgentDriver implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         stateDir = tempDir();
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        // the stores as the apps run them (StreamsApp): reads see the stream thread's uncommitted writes through
+        // each store's transaction buffer
+        props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
         driver = new TopologyTestDriver(OrderTopology.build(settings, clock, sweepBudget, applier, live), props, START);
         commands = input(Topics.ORDER_COMMANDS);
         reports = input(Topics.RUN_REPORTS);
