@@ -3,6 +3,8 @@ package io.orderflow.kafka;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -10,6 +12,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +37,14 @@ public final class FormerMembers {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private FormerMembers() {
+    }
+
+    /** The instance id a Streams app's consumers are configured with ({@code properties}), if they are static. */
+    public static Optional<String> instanceId(Properties properties) {
+        Object instanceId = properties.getOrDefault(
+                StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                properties.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+        return Optional.ofNullable(instanceId).map(Object::toString);
     }
 
     /**

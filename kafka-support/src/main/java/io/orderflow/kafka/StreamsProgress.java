@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -24,7 +25,6 @@ import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
@@ -258,9 +258,8 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
 
     /** The group's static members that are this process under an earlier instance id ({@link FormerMembers}). */
     private List<MemberDescription> formerMembers(KafkaStreams app, Admin admin, String group) {
-        Object instanceId = config.getProperty(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
-                config.getProperty(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
-        if (instanceId == null) {
+        Optional<String> instanceId = FormerMembers.instanceId(config);
+        if (instanceId.isEmpty()) {
             return List.of();
         }
         Set<String> consumers = new HashSet<>();
@@ -268,7 +267,7 @@ public final class StreamsProgress implements StateRestoreListener, AutoCloseabl
         try {
             ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all()
                     .get(ADMIN_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS).get(group);
-            return FormerMembers.of(description.members(), consumers, instanceId.toString());
+            return FormerMembers.of(description.members(), consumers, instanceId.get());
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             return List.of();
         } catch (InterruptedException e) {
