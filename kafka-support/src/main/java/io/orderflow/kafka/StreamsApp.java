@@ -55,9 +55,9 @@ public final class StreamsApp {
         // Transactional state stores: a task's writes stay in a buffer until its Kafka transaction commits, so what a
         // store holds on disk is always committed. Without them, exactly-once wipes every store a process held when it
         // died and restores it from its changelog, so a restart after a crash took time in proportion to the orders
-        // kept: with 100,000 orders kept, 13.8 to 112.3 s to ready (median 36.1 s), against 16.9 to 24.2 s with them
-        // (docs/operations.md). Interactive queries read uncommitted writes (the default), as a store without a
-        // buffer would: an order's view is there as soon as its command is decided.
+        // kept: with 100,000 orders kept, 13.8 to 112.3 s to ready (median 36.1 s), against 14.3 to 26.1 s (median
+        // 17.8 s) with them (docs/operations.md, crash rounds). Interactive queries read uncommitted writes (the
+        // default), as a store without a buffer would: an order's view is there as soon as its command is decided.
         props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
         // changelog segments the log cleaner can compact, so a restore reads about one record per key (Changelogs)
         props.putAll(Changelogs.streamsProperties());

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -86,6 +85,11 @@ public final class CrashRounds {
             .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
     /** Every order the system accepted: idempotency key to order id. */
     private final Map<String, String> accepted = new ConcurrentHashMap<>();
+    /**
+     * Keys posted and never answered (the system died under them, or answered 503): each may have started an order,
+     * so each is posted again after every round until it is answered, and only then counted.
+     */
+    private final List<String> unanswered = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicInteger keys = new AtomicInteger();
     /** What this run's idempotency keys begin with: unique per run, as an order's key is per order. */
     private final String keyPrefix = "crash-" + Long.toString(System.currentTimeMillis(), 36) + "-";
@@ -220,7 +224,6 @@ public final class CrashRounds {
     private Round round(int number, String point, Random random) throws Exception {
         int before = accepted.size();
         AtomicBoolean loading = new AtomicBoolean();
-        List<String> unanswered = new java.util.concurrent.CopyOnWriteArrayList<>();
         String note = "";
         try (ExecutorService load = Executors.newVirtualThreadPerTaskExecutor()) {
             int inFlight = switch (point) {
@@ -231,7 +234,7 @@ public final class CrashRounds {
             if (inFlight > 0) {
                 loading.set(true);
                 for (int i = 0; i < inFlight; i++) {
-                    load.submit(() -> keepPosting(loading, unanswered));
+                    load.submit(() -> keepPosting(loading));
                 }
             }
             switch (point) {
@@ -286,11 +289,12 @@ public final class CrashRounds {
             loading.set(false);
             load.shutdown();
             load.awaitTermination(2, TimeUnit.MINUTES);
-            // orders posted but never answered (the system died under them) are posted again under their key
-            for (String key : unanswered) {
+            // orders posted but never answered (this round's and earlier ones') are posted again under their key
+            for (String key : List.copyOf(unanswered)) {
                 String id = startOrder(key);
                 if (id != null) {
                     accepted.put(key, id);
+                    unanswered.remove(key);
                 }
             }
             int lost = 0;
@@ -342,6 +346,13 @@ public final class CrashRounds {
         start();
         awaitReady();
         try {
+            for (String key : List.copyOf(unanswered)) {
+                String id = startOrder(key);
+                if (id != null) {
+                    accepted.put(key, id);
+                    unanswered.remove(key);
+                }
+            }
             long expected = keep + accepted.size() + probes.get();
             long deadline = System.nanoTime() + GIVE_UP.toNanos();
             JsonNode counts = get("/api/v1/orders/counts");
@@ -350,8 +361,8 @@ public final class CrashRounds {
                 sleep(1000);
                 counts = get("/api/v1/orders/counts");
             }
-            System.out.printf("after the rounds: %s (orders kept %,d, accepted in the rounds %,d, probes %d)%n",
-                    counts, keep, accepted.size(), probes.get());
+            System.out.printf("after the rounds: %s (orders kept %,d, accepted in the rounds %,d, probes %d, never "
+                    + "answered %d)%n", counts, keep, accepted.size(), probes.get(), unanswered.size());
             return counts != null && counts.path("counts").path("completed").asLong() >= expected;
         } finally {
             process.destroy();
@@ -360,7 +371,7 @@ public final class CrashRounds {
     }
 
     /** One client of the load: posts a new order as soon as its previous one was answered, until the load stops. */
-    private void keepPosting(AtomicBoolean loading, Collection<String> unanswered) {
+    private void keepPosting(AtomicBoolean loading) {
         while (loading.get()) {
             String key = keyPrefix + keys.incrementAndGet();
             String id = null;
