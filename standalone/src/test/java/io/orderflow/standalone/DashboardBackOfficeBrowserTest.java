@@ -4,6 +4,7 @@ import static io.orderflow.standalone.DashboardBrowserTest.OPERATOR;
 import static io.orderflow.standalone.DashboardBrowserTest.http;
 import static io.orderflow.standalone.DashboardBrowserTest.js;
 import static io.orderflow.standalone.DashboardBrowserTest.line;
+import static io.orderflow.standalone.DashboardBrowserTest.onEveryDocument;
 import static io.orderflow.standalone.DashboardBrowserTest.open;
 import static io.orderflow.standalone.DashboardBrowserTest.rowIds;
 import static io.orderflow.standalone.DashboardBrowserTest.signedIn;
@@ -22,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -52,7 +52,7 @@ class DashboardBackOfficeBrowserTest {
 
         WebDriver browser = signedIn(OPERATOR);
         // counts the page's reads of single orders (GET /api/v1/orders/<id>)
-        ((ChromeDriver) browser).executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", """
+        onEveryDocument(browser, """
                 (() => {
                   const native = window.fetch;
                   window.orderReads = 0;
@@ -60,7 +60,7 @@ class DashboardBackOfficeBrowserTest {
                     if (/\\/api\\/v1\\/orders\\/ord_[^/?]+$/.test(String(url))) window.orderReads += 1;
                     return native(url, init);
                   };
-                })();"""));
+                })();""");
         open(browser, "/back-office");
         By range = By.id("back-office-range");
         waitOn(browser).until(ExpectedConditions.textToBe(range, "Waiting orders 1–50 of " + waiting + ", 50 a page"));

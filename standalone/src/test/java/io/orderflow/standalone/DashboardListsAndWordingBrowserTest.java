@@ -7,6 +7,7 @@ import static io.orderflow.standalone.DashboardBrowserTest.WAIT;
 import static io.orderflow.standalone.DashboardBrowserTest.http;
 import static io.orderflow.standalone.DashboardBrowserTest.js;
 import static io.orderflow.standalone.DashboardBrowserTest.line;
+import static io.orderflow.standalone.DashboardBrowserTest.onEveryDocument;
 import static io.orderflow.standalone.DashboardBrowserTest.open;
 import static io.orderflow.standalone.DashboardBrowserTest.read;
 import static io.orderflow.standalone.DashboardBrowserTest.rowIds;
@@ -26,7 +27,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.http.MediaType;
@@ -175,7 +175,7 @@ class DashboardListsAndWordingBrowserTest {
 
     /** Counts what the page's list socket receives ({@code window.listPushes}) and says once it is open. */
     private static WebDriver countingListPushes(WebDriver browser) {
-        ((ChromeDriver) browser).executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", """
+        onEveryDocument(browser, """
                 (() => {
                   const Native = window.WebSocket;
                   window.listPushes = 0;
@@ -189,7 +189,7 @@ class DashboardListsAndWordingBrowserTest {
                       }
                     }
                   };
-                })();"""));
+                })();""");
         return browser;
     }
 }

@@ -6,6 +6,7 @@ import static io.orderflow.standalone.DashboardBrowserTest.WAIT;
 import static io.orderflow.standalone.DashboardBrowserTest.http;
 import static io.orderflow.standalone.DashboardBrowserTest.js;
 import static io.orderflow.standalone.DashboardBrowserTest.line;
+import static io.orderflow.standalone.DashboardBrowserTest.onEveryDocument;
 import static io.orderflow.standalone.DashboardBrowserTest.open;
 import static io.orderflow.standalone.DashboardBrowserTest.read;
 import static io.orderflow.standalone.DashboardBrowserTest.rowIds;
@@ -27,7 +28,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.openqa.selenium.support.ui.Select;
@@ -48,7 +48,7 @@ class DashboardStartBrowserTest {
         WebDriver browser = signedIn(OPERATOR);
         // The shared system holds other tests' orders: the browser gets an empty answer to the list instead, which is
         // what a new system answers (the form and the order started from it are real).
-        ((ChromeDriver) browser).executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", """
+        onEveryDocument(browser, """
                 (() => {
                   const native = window.fetch;
                   window.fetch = (url, init) => /\\/api\\/v1\\/orders(\\?|$)/.test(String(url))
@@ -56,7 +56,7 @@ class DashboardStartBrowserTest {
                     ? Promise.resolve(new Response('{"orders":[],"next":null}',
                         { status: 200, headers: { 'Content-Type': 'application/json' } }))
                     : native(url, init);
-                })();"""));
+                })();""");
         open(browser, "/orders");
         WebElement offer = waiting(browser).until(ExpectedConditions.elementToBeClickable(By.id("start-first")));
         assertThat(browser.findElement(By.id("orders-list")).getText()).startsWith("No orders yet. Start an order");

@@ -36,11 +36,14 @@ import java.util.Map;
  *                      deliveries are reported: 0; 1, a fast one to every event (also {@code --subscriber=true}); or
  *                      4, that one, one answering after 2 s, one answering 500 and one to {@code order.completed}
  *                      only
+ * @param thenRate      with {@code thenSeconds}: orders started per second after the measured run, for that long,
+ *                      and reported on their own (an overload run: is the rate back once the offered load falls?)
+ * @param thenSeconds   seconds of that last phase; 0: none
  */
 record BenchOptions(int orders, int warmup, int concurrency, double rate, String flow, int getRate, int eosRecords,
                     String jar, String jvmArgs, String url, String kafka, long pid, int port, int kafkaPort,
                     String dataDir, int orderTimeoutSeconds, String readsOut, boolean hops, int settleSeconds,
-                    int subscribers) {
+                    int subscribers, double thenRate, int thenSeconds) {
 
     static BenchOptions parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -55,7 +58,7 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
         }
         List<String> known = List.of("orders", "warmup", "concurrency", "rate", "flow", "get-rate", "eos-records",
                 "jar", "jvm-args", "url", "kafka", "pid", "port", "kafka-port", "data-dir", "order-timeout",
-                "reads-out", "hops", "settle", "subscriber", "subscribers");
+                "reads-out", "hops", "settle", "subscriber", "subscribers", "then-rate", "then-seconds");
         given.keySet().stream().filter(k -> !known.contains(k)).findFirst().ifPresent(k -> {
             throw new IllegalArgumentException("Unknown option --" + k + " (known: " + known + ")");
         });
@@ -80,7 +83,9 @@ record BenchOptions(int orders, int warmup, int concurrency, double rate, String
                 given.get("reads-out"),
                 Boolean.parseBoolean(given.getOrDefault("hops", "false")),
                 Integer.parseInt(given.getOrDefault("settle", "20")),
-                subscribers(given));
+                subscribers(given),
+                Double.parseDouble(given.getOrDefault("then-rate", "0")),
+                Integer.parseInt(given.getOrDefault("then-seconds", "0")));
     }
 
     /** {@code --subscribers} (0, 1 or 4), or 1 for {@code --subscriber=true}. */

@@ -137,12 +137,7 @@ public final class LoadBench {
             System.out.printf("%n=== Order benchmark: %d %s orders, %d in flight, rate %s, %s%n", options.orders(),
                     options.flow(), options.concurrency(), options.rate() > 0 ? options.rate() + "/s" : "open",
                     target.describe());
-            System.out.printf("accepted:  %d in %.1f s = %.1f orders/s; refused (503, the services behind): %d%n",
-                    measured.posts.size(), measured.acceptSeconds(), measured.posts.size() / measured.acceptSeconds(),
-                    measured.refused.get());
-            System.out.printf("completed: %d in %.1f s = %.1f orders/s (other end states %d, failures %s)%n",
-                    measured.completed.size(), measured.seconds(), measured.completed.size() / measured.seconds(),
-                    measured.otherEnd.get(), measured.failures);
+            measured.printRates();
             System.out.println("POST /api/v1/orders       " + percentiles(measured.posts));
             System.out.println("POST -> completed         " + percentiles(measured.completed));
             System.out.printf("GET /api/v1/orders/:id    %s (sampled at %d/s)%n", percentiles(measured.gets),
@@ -195,6 +190,18 @@ public final class LoadBench {
                                 * orders / cpu, Runtime.getRuntime().availableProcessors(), 1000 * benchCpu / orders);
                 System.out.printf("system CPU by part:       %s%n", ThreadCpu.shares(partsBefore, partsAfter, orders));
             }
+            if (options.thenRate() > 0 && options.thenSeconds() > 0) {
+                // the offered load falls: starts are accepted again once the services are back under the backlog
+                // bound, and the accepted ones complete as fast as before the overload
+                Phase then = new Phase(options, options.thenRate(), http, completions,
+                        (int) Math.ceil(options.thenRate() * options.thenSeconds()), "then");
+                then.drive();
+                System.out.printf("%n=== Then %s orders/s for %d s%n", options.thenRate(), options.thenSeconds());
+                then.printRates();
+                System.out.println("POST -> completed         " + percentiles(then.completed));
+                System.out.println("over time (by when the order or read started):");
+                then.timeline().forEach(line -> System.out.println("  " + line));
+            }
             double ordersPerSecond = measured.completed.size() / measured.seconds();
             double recordsPerSecond = ordersPerSecond * total / orders;
             if (options.eosRecords() > 0) {
@@ -228,6 +235,8 @@ public final class LoadBench {
         final AtomicInteger otherEnd = new AtomicInteger();
         /** Starts the gateway refused because the services were behind (503, OVERLOAD_BACKLOG). */
         final AtomicInteger refused = new AtomicInteger();
+        /** The same refusals, each when it was sent and how long its answer took. */
+        final List<Sample> refusals = Collections.synchronizedList(new ArrayList<>());
         final List<String> ids = Collections.synchronizedList(new ArrayList<>());
         /** The system's CPU by part at each window boundary (see {@link #timeline}), when {@link #pid} is set. */
         final List<Map<String, Long>> cpuAtWindows = Collections.synchronizedList(new ArrayList<>());
@@ -257,13 +266,23 @@ public final class LoadBench {
             return (lastAccepted - started) / 1e9;
         }
 
+        /** The phase's starts accepted and refused, and its orders completed, each with its rate. */
+        void printRates() {
+            System.out.printf("accepted:  %d in %.1f s = %.1f orders/s; refused (503, the services behind): %d%n",
+                    posts.size(), acceptSeconds(), posts.size() / acceptSeconds(), refused.get());
+            System.out.printf("completed: %d in %.1f s = %.1f orders/s (other end states %d, failures %s)%n",
+                    completed.size(), seconds(), completed.size() / seconds(), otherEnd.get(), failures);
+        }
+
         /**
          * The measured run window by window, by wall-clock start (to lay beside a GC log): orders completed, and the
-         * POST, POST -> completed and GET percentiles (p50/p99/max) of what started in the window. A tail that one
-         * window holds is a burst; one spread over all windows is the steady state.
+         * POST, POST -> completed and GET percentiles (p50/p99/max) of what started in the window, and the starts
+         * accepted and refused in it when any was refused. A tail that one window holds is a burst; one spread over
+         * all windows is the steady state.
          */
         List<String> timeline() {
             Map<Long, List<Sample>> accepts = byWindow(posts);
+            Map<Long, List<Sample>> refuses = byWindow(refusals);
             Map<Long, List<Sample>> ends = byWindow(completed);
             Map<Long, List<Sample>> reads = byWindow(gets);
             long windows = Math.max(ends.keySet().stream().mapToLong(Long::longValue).max().orElse(-1),
@@ -274,9 +293,12 @@ public final class LoadBench {
                 String cpu = w + 1 < cpuAtWindows.size() ? "  system " + ThreadCpu.cores(cpuAtWindows.get((int) w),
                         cpuAtWindows.get((int) w + 1), TIMELINE_WINDOW_SECONDS, 6) : "";
                 long offset = w * TIMELINE_WINDOW_SECONDS;
-                lines.add(String.format("%s +%3d s  %5d completed  POST %s  to completed %s  GET %s%s",
+                String starts = refuses.isEmpty() ? "" : String.format("  %5d accepted %5d refused",
+                        accepts.getOrDefault(w, List.of()).size(), refuses.getOrDefault(w, List.of()).size());
+                lines.add(String.format("%s +%3d s  %5d completed%s  POST %s  to completed %s  GET %s%s",
                         clock.format(Instant.ofEpochMilli(startedWallMillis + offset * 1000L)), offset,
-                        ends.getOrDefault(w, List.of()).size(), shortPercentiles(accepts.getOrDefault(w, List.of())),
+                        ends.getOrDefault(w, List.of()).size(), starts,
+                        shortPercentiles(accepts.getOrDefault(w, List.of())),
                         shortPercentiles(ends.getOrDefault(w, List.of())),
                         shortPercentiles(reads.getOrDefault(w, List.of())), cpu));
             }
@@ -369,6 +391,7 @@ public final class LoadBench {
             long accepted = System.nanoTime();
             if (created.status() == 503 && created.body().contains("The service is busy")) {
                 refused.incrementAndGet();
+                refusals.add(new Sample(start - started, accepted - start));
                 return;
             }
             if (created.status() != 201) {

@@ -1,6 +1,7 @@
-package io.orderflow.processor;
+package io.orderflow.standalone;
 
 import io.orderflow.kafka.testing.TestKafka;
+import io.orderflow.processor.OrderProcessorApplication;
 import io.orderflow.schemas.commands.Caller;
 import io.orderflow.schemas.commands.CommandEnvelope;
 import io.orderflow.schemas.commands.OrderCommand;
