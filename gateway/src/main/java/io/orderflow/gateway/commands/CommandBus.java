@@ -118,6 +118,11 @@ public class CommandBus extends TopicReaderLifecycle<String, CommandReply> {
         });
     }
 
+    /** Commands this instance has sent and not yet had a reply or a timeout for. */
+    public int awaitingReplies() {
+        return pending.size();
+    }
+
     private static void notSent(OrderCommand command, String traceparent, CompletableFuture<CommandReply> reply,
                                 Throwable error) {
         try (TraceHeaders.LogContext ignored = TraceHeaders.logContext(command.orderId(), traceparent)) {

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.orderflow.gateway.api.ApiError;
 import io.orderflow.gateway.api.ApiException;
+import io.orderflow.gateway.commands.CommandBus;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.observability.ConsumerLag;
 import org.apache.kafka.clients.admin.Admin;
@@ -32,7 +33,10 @@ import java.util.concurrent.TimeUnit;
  * latency (Zeebe's flow control is the model). The waiting work is the consumer lag of the two Kafka Streams groups:
  * the records of their input topics ({@code order-commands}, {@code run-reports}, {@code node-tasks}) past the
  * offsets they committed, read every {@link #EVERY} by one admin client. A group that has committed nothing yet (a
- * first start) counts as no backlog. Decisions, events and cancels are never refused: they finish orders already in.
+ * first start) counts as no backlog. Beside it, and known at once, the commands this instance has sent and not yet
+ * had a reply for ({@link CommandBus#awaitingReplies}): past {@code OVERLOAD_AWAITING} of them a start is refused too,
+ * so a flood is stopped before the backlog can be read (a cold start, or lag that the next read has not seen yet).
+ * Decisions, events and cancels are never refused: they finish orders already in.
  */
 @Component
 public class Admission implements InitializingBean, DisposableBean {
@@ -48,22 +52,28 @@ public class Admission implements InitializingBean, DisposableBean {
      *                   refused (default 20,000: about three seconds of work at this machine's rate, some six input
      *                   records an order); 0 turns admission control off
      * @param groups     the consumer groups whose backlog counts: the processor's and the runner's application ids
+     * @param maxAwaiting {@code OVERLOAD_AWAITING}: the commands this instance may have sent without a reply yet
+     *                   before new orders are refused (default 1,000: four times the benchmark's 256 in flight, whose
+     *                   replies come within a second); 0 turns this bound off
      */
     @ConfigurationProperties("orderflow.admission")
     public record Settings(@DefaultValue("20000") long maxBacklog,
-                           @DefaultValue({"orderflow-order-processor", "orderflow-flow-runner"}) List<String> groups) {
+                           @DefaultValue({"orderflow-order-processor", "orderflow-flow-runner"}) List<String> groups,
+                           @DefaultValue("1000") int maxAwaiting) {
     }
 
     private final KafkaSettings kafka;
     private final Settings settings;
+    private final CommandBus commands;
     private final Counter refused;
     private volatile long backlog;
     private Admin admin;
     private ScheduledExecutorService reader;
 
-    public Admission(KafkaSettings kafka, Settings settings, MeterRegistry registry) {
+    public Admission(KafkaSettings kafka, Settings settings, CommandBus commands, MeterRegistry registry) {
         this.kafka = kafka;
         this.settings = settings;
+        this.commands = commands;
         this.refused = Counter.builder("orderflow.gateway.starts.refused")
                 .description("Order starts refused because the services' backlog passed OVERLOAD_BACKLOG")
                 .register(registry);
@@ -96,10 +106,18 @@ public class Admission implements InitializingBean, DisposableBean {
     }
 
     /**
-     * Completes when a new order may start; otherwise fails with 503 and a {@code Retry-After} that grows with the
-     * backlog (one second per bound's worth of records, at most {@value #MAX_RETRY_AFTER_SECONDS}).
+     * Completes when a new order may start; otherwise fails with 503 and a {@code Retry-After}: 1 s past the commands
+     * awaiting a reply, and past the backlog one second per bound's worth of records, at most
+     * {@value #MAX_RETRY_AFTER_SECONDS}.
      */
     public Mono<Void> admit() {
+        int awaiting = commands.awaitingReplies();
+        if (settings.maxAwaiting() > 0 && awaiting >= settings.maxAwaiting()) {
+            refused.increment();
+            return Mono.error(new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
+                    ApiError.of("The service is busy: " + awaiting + " commands wait for the order processor's "
+                            + "answer; retry after the time in Retry-After"), Map.of("Retry-After", "1")));
+        }
         long waiting = backlog;
         long bound = settings.maxBacklog();
         if (bound <= 0 || waiting <= bound) {

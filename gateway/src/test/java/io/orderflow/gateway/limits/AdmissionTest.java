@@ -1,5 +1,6 @@
 package io.orderflow.gateway.limits;
 
+import io.orderflow.gateway.commands.CommandBus;
 import io.orderflow.gateway.testing.GatewayDeployment;
 import io.orderflow.schemas.topics.Topics;
 import org.apache.kafka.clients.admin.Admin;
@@ -19,15 +20,22 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * Overload is refused, not queued: with {@code OVERLOAD_BACKLOG} at 50, a start is answered 503 with
  * {@code Retry-After} while more than 50 records wait for the order-processor's group, and accepted again once the
- * group has caught up; an approval or a cancel is never refused for it.
+ * group has caught up; an approval or a cancel is never refused for it. With {@code OVERLOAD_AWAITING} at 3, a start is
+ * refused while an instance has three commands out without a reply, whatever the backlog.
  */
 class AdmissionTest {
 
@@ -79,6 +87,36 @@ class AdmissionTest {
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> postOrder().expectStatus().isCreated());
     }
 
+    @Test
+    void startsAreRefusedWhileTheInstanceHasAsManyCommandsWithoutAReplyAsItsBound() throws Exception {
+        // given an instance that takes at most three commands without a reply, and three cancels the processor holds
+        WebTestClient bounded = deployment.startInstance("--orderflow.admission.max-awaiting=3");
+        CommandBus commands = deployment.bean(1, CommandBus.class);
+        List<CompletableFuture<Integer>> held = new ArrayList<>();
+        ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor();
+        for (int i = 0; i < 3; i++) {
+            String orderId = "ord_held" + i;
+            deployment.processor.silence(orderId);
+            held.add(CompletableFuture.supplyAsync(() -> bounded.post().uri("/api/v1/orders/" + orderId + "/cancel")
+                    .contentType(MediaType.APPLICATION_JSON).bodyValue("{}").exchange().returnResult(String.class)
+                    .getStatus().value(), clients));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> commands.awaitingReplies() == 3);
+
+        // when an order is started there, it is refused at once, saying why
+        bounded.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON).bodyValue(ORDER).exchange()
+                .expectStatus().isEqualTo(503)
+                .expectHeader().valueEquals(HttpHeaders.RETRY_AFTER, "1")
+                .expectBody().jsonPath("$.error").isEqualTo("The service is busy: 3 commands wait for the order "
+                        + "processor's answer; retry after the time in Retry-After");
+
+        // then once the held commands have their answer (here the reply timeout's 503), starts go through again
+        assertThat(held.stream().map(CompletableFuture::join).toList()).containsOnly(503);
+        clients.close();
+        bounded.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON).bodyValue(ORDER).exchange()
+                .expectStatus().isCreated();
+    }
+
     private static WebTestClient.ResponseSpec postOrder() {
         return http.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON).bodyValue(ORDER).exchange();
     }
@@ -100,7 +138,7 @@ class AdmissionTest {
 
     private static Map<TopicPartition, OffsetSpec> partitions() throws Exception {
         Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
-        admin.describeTopics(java.util.List.of(Topics.ORDER_COMMANDS.name())).allTopicNames().get()
+        admin.describeTopics(List.of(Topics.ORDER_COMMANDS.name())).allTopicNames().get()
                 .get(Topics.ORDER_COMMANDS.name()).partitions()
                 .forEach(p -> partitions.put(new TopicPartition(Topics.ORDER_COMMANDS.name(), p.partition()),
                         OffsetSpec.latest()));
