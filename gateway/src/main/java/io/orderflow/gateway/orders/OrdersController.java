@@ -8,7 +8,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.orderflow.gateway.caller.Access;
 import io.orderflow.gateway.commands.CommandBus;
 import io.orderflow.gateway.commands.CommandReplies;
-import io.orderflow.gateway.limits.Admission;
 import io.orderflow.gateway.commands.OrderCommands;
 import io.orderflow.gateway.commands.OrderCommands.Channel;
 import io.orderflow.gateway.commands.StartRequest;
@@ -56,11 +55,9 @@ class OrdersController {
     private final FlowCatalog flows;
     private final CommandBus commands;
     private final ProcessorClient processor;
-    private final Admission admission;
 
     OrdersController(Access access, RequestValidator validator, FlowCatalog flows, CommandBus commands,
-                     ProcessorClient processor, Admission admission) {
-        this.admission = admission;
+                     ProcessorClient processor) {
         this.access = access;
         this.validator = validator;
         this.flows = flows;
@@ -78,7 +75,7 @@ class OrdersController {
             StartRequest request = StartRequest.of(validator.validate(RequestSchema.START_ORDER, body));
             checkIdempotencyKey(key);
             String orderId = key == null ? OrderIds.random() : OrderIds.fromIdempotencyKey(key);
-            return admission.admit().then(flows.resolve(request.flowId(), request.version()))
+            return flows.resolve(request.flowId(), request.version())
                     .flatMap(flow -> commands.send(OrderCommands.start(request, orderId, flow, key != null), caller));
         }).map(reply -> answer(reply, CommandReplies.status(reply) == HttpStatus.CREATED.value()
                 ? URI.create("/api/v1/orders/" + reply.orderId()) : null));
