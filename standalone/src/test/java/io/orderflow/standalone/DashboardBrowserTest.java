@@ -258,7 +258,9 @@ class DashboardBrowserTest {
                 .sendKeys("Duplicate request");
         browser.findElement(By.id("cancel-order")).click();
         wait(browser).until(ExpectedConditions.attributeToBe(By.id("order-status"), "data-status", "cancelled"));
-        assertThat(browser.findElement(By.id("order-reason")).getText()).contains("Duplicate request");
+        // found again on each look: the page redraws on every push of the order
+        wait(browser).until(ExpectedConditions.textToBePresentInElementLocated(By.id("order-reason"),
+                "Duplicate request"));
         assertThat(browser.findElements(By.id("cancel-order"))).isEmpty();
         assertThat(read(orderId).get("reason").asString()).contains("Duplicate request");
     }
