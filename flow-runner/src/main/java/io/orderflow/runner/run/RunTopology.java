@@ -2,6 +2,7 @@ package io.orderflow.runner.run;
 
 import io.orderflow.kafka.incident.IncidentPolicy;
 import io.orderflow.kafka.incident.IncidentPolicy.Verdict;
+import io.orderflow.kafka.store.GuardedStores;
 import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.schemas.documents.Documents;
 import io.orderflow.schemas.events.OrderEvent;
@@ -118,11 +119,11 @@ public final class RunTopology {
             return Set.of(
                     // no Streams record cache: it coalesced nothing (one task per order, usually) and pinned each
                     // entry's raw source task on the heap (see OrderAgent.stores)
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCES), Serdes.String(),
+                    Stores.keyValueStoreBuilder(GuardedStores.persistent(INSTANCES), Serdes.String(),
                             JsonSerde.of(RunInstance.class)),
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS), Serdes.Bytes(),
+                    Stores.keyValueStoreBuilder(GuardedStores.persistent(TIMERS), Serdes.Bytes(),
                             JsonSerde.of(RunInstance.Timer.class)),
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS), Serdes.String(),
+                    Stores.keyValueStoreBuilder(GuardedStores.persistent(DOCUMENTS), Serdes.String(),
                             Serdes.String()));
         }
     }

@@ -2,6 +2,7 @@ package io.orderflow.processor.streams;
 
 import io.orderflow.kafka.incident.IncidentPolicy;
 import io.orderflow.kafka.incident.IncidentPolicy.Verdict;
+import io.orderflow.kafka.store.GuardedStores;
 import io.orderflow.kafka.tracing.TraceHeaders;
 import io.orderflow.processor.approvals.ApprovalIndex;
 import io.orderflow.processor.approvals.ApprovalRow;
@@ -150,19 +151,20 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         // The orders store holds the state's JSON as bytes, which the agent writes itself (STATES): the same bytes
         // go to the store and to the live orders that reads are answered from.
         return Set.of(
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ORDERS), Serdes.String(),
+                Stores.keyValueStoreBuilder(GuardedStores.persistent(ORDERS), Serdes.String(),
                         Serdes.ByteArray()),
-                Stores.keyValueStoreBuilder(IndexedStore.persistent(INDEX, OrderIndex.INDEXER), Serdes.String(),
-                        Serdes.ByteArray()),
-                Stores.keyValueStoreBuilder(IndexedStore.persistent(APPROVALS, ApprovalIndex.INDEXER),
+                Stores.keyValueStoreBuilder(GuardedStores.guarded(IndexedStore.persistent(INDEX, OrderIndex.INDEXER)),
                         Serdes.String(), Serdes.ByteArray()),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DUE), Serdes.String(),
+                Stores.keyValueStoreBuilder(
+                        GuardedStores.guarded(IndexedStore.persistent(APPROVALS, ApprovalIndex.INDEXER)),
+                        Serdes.String(), Serdes.ByteArray()),
+                Stores.keyValueStoreBuilder(GuardedStores.persistent(DUE), Serdes.String(),
                         JsonSerde.of(Due.class)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INCIDENTS), Serdes.String(),
+                Stores.keyValueStoreBuilder(GuardedStores.persistent(INCIDENTS), Serdes.String(),
                         JsonSerde.of(Incident.class)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS), Serdes.String(),
+                Stores.keyValueStoreBuilder(GuardedStores.persistent(DOCUMENTS), Serdes.String(),
                         Serdes.String()),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ARCHIVED), Serdes.String(),
+                Stores.keyValueStoreBuilder(GuardedStores.persistent(ARCHIVED), Serdes.String(),
                         Serdes.Long()));
     }
 
