@@ -70,7 +70,7 @@ class ProcessorLossClusterTest {
              "currency":"USD","lines":[{"sku":"TSHIRT-RED-M","name":"T-shirt","qty":2,"unitPrice":19.5}],
              "meta":{"shipTo":"1 Main Street"}}}""";
     /** Spring Security is on this classpath for the gateway; the other services run without it, as alone. */
-    private static final String NO_SECURITY = "--spring.autoconfigure.exclude="
+    static final String NO_SECURITY = "--spring.autoconfigure.exclude="
             + "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
             + "org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration,"
             + "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration,"

@@ -75,7 +75,9 @@ class ReadsAtSizeTest {
                 "--orderflow.kafka.bootstrap-servers=" + bootstrap,
                 "--orderflow.data-dir=" + TestKafka.uniqueStateDir("processor-size"),
                 "--orderflow.streams.application-id=" + TestKafka.uniqueApplicationId("processor-size"),
-                "--orderflow.streams.advertised-host=127.0.0.1");
+                "--orderflow.streams.advertised-host=127.0.0.1",
+                // the gateway's Spring Security is on this module's classpath; the processor runs without it
+                ProcessorLossClusterTest.NO_SECURITY);
     }
 
     @AfterAll
