@@ -12,13 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -54,8 +50,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The dashboard in a real browser: the system's Chromium, driven by its chromedriver through Selenium, against one
- * standalone system with a shared password and three people (operator, approver, viewer). Each test takes browsers
- * with no cookies and nothing stored (so sessions of its own; {@link #browser}) and works on orders of its own. A failing test leaves a screenshot of each of its
+ * standalone system with a shared password and three people (operator, approver, viewer). Each test opens fresh
+ * browsers (so fresh sessions) and works on orders of its own. A failing test leaves a screenshot of each of its
  * browsers in {@code target/screenshots/}; the page tour leaves one of each page in {@code target/page-screenshots/}.
  *
  * <p>Without Chromium on the machine the tests are skipped, except in CI ({@code CI=true}), where they must run. The
@@ -84,19 +80,8 @@ class DashboardBrowserTest {
     private static StandaloneSystem system;
     static WebTestClient http;
     static String base;
-    /** The browsers of the running test, screenshotted on failure and handed back after it ({@link #release}). */
+    /** The browsers of the running test, screenshotted on failure and closed after it. */
     static final List<WebDriver> browsers = new CopyOnWriteArrayList<>();
-    /**
-     * Browsers a finished test handed back, cleared, for the next test of the JVM to take ({@link #browser}): a
-     * Chromium and its chromedriver took 4 to 5 s to start on the loaded 2-core machine, about 70 times a run.
-     */
-    private static final Deque<WebDriver> idle = new ConcurrentLinkedDeque<>();
-    /** Browsers a test gave a script for every document ({@link #onEveryDocument}): quit, never handed on. */
-    private static final Set<WebDriver> scripted = ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> idle.forEach(WebDriver::quit), "idle-browsers-quit"));
-    }
 
     /** Skips the class unless Chromium and its driver are installed or the run is CI's, where they must be. */
     private static void assumeChromium() {
@@ -941,56 +926,22 @@ class DashboardBrowserTest {
         throw new AssertionError("No person " + email);
     }
 
-    /**
-     * A headless Chromium of the system's packages with no cookies and no storage (so a session of its own), at the
-     * default window size: one a finished test handed back, cleared ({@link #release}), or a new one.
-     */
+    /** A new headless Chromium with its own profile (so its own session), from the system's packages. */
     static WebDriver browser() {
-        WebDriver driver = idle.pollFirst();
-        if (driver == null) {
-            ChromeOptions options = new ChromeOptions();
-            options.setBinary(CHROMIUM.toFile());
-            options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                    "--window-size=1280,1000", "--lang=en-US");
-            ChromeDriverService service = new ChromeDriverService.Builder()
-                    .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
-            driver = new ChromeDriver(service, options);
-        }
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
+                "--lang=en-US");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
+        WebDriver driver = new ChromeDriver(service, options);
         browsers.add(driver);
         return driver;
     }
 
-    /**
-     * Runs {@code source} in every document {@code browser} opens from now on, before the page's own scripts. Such a
-     * browser is quit after its test rather than handed on.
-     */
+    /** Runs {@code source} in every document {@code browser} opens from now on, before the page's own scripts. */
     static void onEveryDocument(WebDriver browser, String source) {
-        scripted.add(browser);
         ((ChromeDriver) browser).executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", source));
-    }
-
-    /**
-     * Hands the browsers of a finished test on to the next: each leaves the dashboard's page (closing its sockets),
-     * loses every cookie and everything the page stored, and gets the default window size back. One that cannot be
-     * cleared, or that runs a test's script on every document, is quit.
-     */
-    private static void release(List<WebDriver> used) {
-        for (WebDriver driver : used) {
-            if (scripted.remove(driver)) {
-                driver.quit();
-                continue;
-            }
-            try {
-                driver.get("about:blank");
-                ChromeDriver chrome = (ChromeDriver) driver;
-                chrome.executeCdpCommand("Network.clearBrowserCookies", Map.of());
-                chrome.executeCdpCommand("Storage.clearDataForOrigin", Map.of("origin", base, "storageTypes", "all"));
-                driver.manage().window().setSize(new Dimension(1280, 1000));
-                idle.addLast(driver);
-            } catch (RuntimeException e) {
-                driver.quit();
-            }
-        }
     }
 
     static WebDriver signedIn(String email) {
@@ -1054,7 +1005,7 @@ class DashboardBrowserTest {
      * What every dashboard browser test class runs under: one standalone system with this class's people
      * ({@link #start}), started by the first dashboard class of the JVM and kept for the next ones until an end-to-end
      * class takes its place ({@link StandingSystem}) or the run ends (a start costs more than most classes' tests;
-     * each test works on orders and browsers of its own), the browsers each test took handed back after it, and
+     * each test works on orders and browsers of its own), the browsers each test opened closed after it, and
      * screenshots of them on failure.
      */
     static final class OnSharedSystem extends ScreenshotOnFailure implements BeforeAllCallback, AfterEachCallback {
@@ -1070,9 +1021,8 @@ class DashboardBrowserTest {
 
         @Override
         public void afterEach(ExtensionContext context) {
-            List<WebDriver> used = List.copyOf(browsers);
+            browsers.forEach(WebDriver::quit);
             browsers.clear();
-            release(used);
         }
     }
 

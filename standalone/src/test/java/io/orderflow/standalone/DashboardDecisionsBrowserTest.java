@@ -4,6 +4,7 @@ import static io.orderflow.standalone.DashboardBrowserTest.APPROVER;
 import static io.orderflow.standalone.DashboardBrowserTest.http;
 import static io.orderflow.standalone.DashboardBrowserTest.js;
 import static io.orderflow.standalone.DashboardBrowserTest.WAIT;
+import static io.orderflow.standalone.DashboardBrowserTest.click;
 import static io.orderflow.standalone.DashboardBrowserTest.open;
 import static io.orderflow.standalone.DashboardBrowserTest.read;
 import static io.orderflow.standalone.DashboardBrowserTest.rowIds;
@@ -47,7 +48,8 @@ class DashboardDecisionsBrowserTest {
         By row = By.cssSelector("tr[data-order='" + orderId + "']");
         waitOn(browser).until(ExpectedConditions.presenceOfElementLocated(row)).findElement(By.cssSelector("input.note"))
                 .sendKeys("ship it");
-        browser.findElement(row).findElement(By.cssSelector("button.approve")).click();
+        // found again when the inbox redrew between the find and the click
+        click(browser, By.cssSelector("tr[data-order='" + orderId + "'] button.approve"));
         waitOn(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
         // a colleague rejects the same approval during the undo window
         http.post().uri("/api/v1/orders/" + orderId + "/approvals/approval").contentType(MediaType.APPLICATION_JSON)
@@ -84,7 +86,7 @@ class DashboardDecisionsBrowserTest {
         WebDriver browser = signedIn(APPROVER);
         open(browser, "/orders/" + orderId);
         waitOn(browser).until(ExpectedConditions.elementToBeClickable(By.id("note-approval"))).sendKeys("fine by me");
-        browser.findElement(By.cssSelector("[data-wait='approval'] button.approve")).click();
+        click(browser, By.cssSelector("[data-wait='approval'] button.approve"));
         waitOn(browser).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".undo-button")));
         http.post().uri("/api/v1/orders/" + orderId + "/approvals/approval").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{\"decision\": \"approved\", \"by\": \"ben@example.com\"}").exchange()
