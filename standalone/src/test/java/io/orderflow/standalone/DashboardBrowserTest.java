@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.json.Json;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -37,9 +36,7 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.chromium.HasCdp;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -62,8 +59,6 @@ import tools.jackson.databind.JsonNode;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     static final String PASSWORD = "browser-shared-password";
     static final String PEOPLE_PASSWORD = "correct horse battery staple";
     static final String OPERATOR = "olga@example.com";
@@ -85,7 +80,7 @@ class DashboardBrowserTest {
 
     /** Skips the class unless Chromium and its driver are installed or the run is CI's, where they must be. */
     private static void assumeChromium() {
-        boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+        boolean installed = RefindingBrowser.installed();
         boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
         Assumptions.assumeTrue(installed || ci, "Chromium is not installed (/usr/bin/chromium, /usr/bin/chromedriver): "
                 + "the dashboard's browser tests are skipped. apt-get install chromium chromium-driver to run them");
@@ -928,20 +923,14 @@ class DashboardBrowserTest {
 
     /** A new headless Chromium with its own profile (so its own session), from the system's packages. */
     static WebDriver browser() {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
-                "--lang=en-US");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
-        WebDriver driver = new ChromeDriver(service, options);
+        WebDriver driver = RefindingBrowser.chromium();
         browsers.add(driver);
         return driver;
     }
 
     /** Runs {@code source} in every document {@code browser} opens from now on, before the page's own scripts. */
     static void onEveryDocument(WebDriver browser, String source) {
-        ((ChromeDriver) browser).executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", source));
+        ((HasCdp) browser).executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", source));
     }
 
     static WebDriver signedIn(String email) {

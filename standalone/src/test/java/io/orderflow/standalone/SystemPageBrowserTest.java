@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.orderflow.schemas.json.Json;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,9 +19,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.http.MediaType;
@@ -37,8 +33,6 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @ExtendWith(SharedStandalone.class)
 class SystemPageBrowserTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static WebTestClient http;
     private static String base;
@@ -46,7 +40,7 @@ class SystemPageBrowserTest {
 
     @BeforeAll
     static void start(StandaloneSystem system) {
-        boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+        boolean installed = RefindingBrowser.installed();
         Assumptions.assumeTrue(installed || "true".equalsIgnoreCase(System.getenv("CI")),
                 "Chromium is not installed: the System page's browser test is skipped");
         http = SharedStandalone.client(system);
@@ -114,12 +108,6 @@ class SystemPageBrowserTest {
     }
 
     private static WebDriver browser() {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
-                "--lang=en-US");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
-        return new ChromeDriver(service, options);
+        return RefindingBrowser.chromium();
     }
 }
