@@ -5,6 +5,7 @@ import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import io.orderflow.intake.IntakeConfiguration;
 import io.orderflow.internal.InternalToken;
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.TopicCheck;
@@ -18,7 +19,7 @@ import org.springframework.context.annotation.Import;
 @SpringBootApplication
 @ConfigurationPropertiesScan
 @EnableConfigurationProperties({KafkaSettings.class, InternalToken.class, ClockSettings.class})
-@Import(TopicCheck.class)
+@Import({TopicCheck.class, IntakeConfiguration.class})
 public class GatewayApplication {
 
     public static void main(String[] args) {

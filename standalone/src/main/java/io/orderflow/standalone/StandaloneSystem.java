@@ -3,7 +3,7 @@ package io.orderflow.standalone;
 import io.orderflow.dispatcher.WebhookDispatcherApplication;
 import io.orderflow.gateway.GatewayApplication;
 import io.orderflow.gateway.GatewayProperties;
-import io.orderflow.gateway.intake.SmtpListener;
+import io.orderflow.intake.SmtpListener;
 import io.orderflow.gateway.system.SystemScrape;
 import io.orderflow.gateway.orders.ProcessorClient;
 import io.orderflow.internal.InternalToken;

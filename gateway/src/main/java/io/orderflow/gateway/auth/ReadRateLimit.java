@@ -3,7 +3,7 @@ package io.orderflow.gateway.auth;
 import io.orderflow.gateway.api.ApiException;
 import io.orderflow.gateway.limits.ChatLimits;
 import io.orderflow.gateway.limits.LimitProperties;
-import io.orderflow.gateway.limits.RateLimiter;
+import io.orderflow.kafka.limits.RateLimiter;
 import java.security.Principal;
 import java.time.Clock;
 import java.util.OptionalLong;

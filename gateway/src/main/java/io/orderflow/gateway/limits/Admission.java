@@ -113,21 +113,22 @@ public class Admission implements InitializingBean, DisposableBean {
     public Mono<Void> admit() {
         int awaiting = commands.awaitingReplies();
         if (settings.maxAwaiting() > 0 && awaiting >= settings.maxAwaiting()) {
-            refused.increment();
-            return Mono.error(new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
-                    ApiError.of("The service is busy: " + awaiting + " commands wait for the order processor's "
-                            + "answer; retry after the time in Retry-After"), Map.of("Retry-After", "1")));
+            return busy(awaiting + " commands wait for the order processor's answer", 1);
         }
         long waiting = backlog;
         long bound = settings.maxBacklog();
         if (bound <= 0 || waiting <= bound) {
             return Mono.empty();
         }
+        return busy(waiting + " records wait to be processed", Math.min(MAX_RETRY_AFTER_SECONDS, 1 + waiting / bound));
+    }
+
+    /** A refusal: 503, {@code The service is busy: <why>; ...}, and {@code Retry-After} in seconds. */
+    private Mono<Void> busy(String why, long retryAfterSeconds) {
         refused.increment();
-        long retryAfter = Math.min(MAX_RETRY_AFTER_SECONDS, 1 + waiting / bound);
         return Mono.error(new ApiException(HttpStatus.SERVICE_UNAVAILABLE,
-                ApiError.of("The service is busy: " + waiting + " records wait to be processed; retry after the time"
-                        + " in Retry-After"), Map.of("Retry-After", Long.toString(retryAfter))));
+                ApiError.of("The service is busy: " + why + "; retry after the time in Retry-After"),
+                Map.of("Retry-After", Long.toString(retryAfterSeconds))));
     }
 
     private void read() {

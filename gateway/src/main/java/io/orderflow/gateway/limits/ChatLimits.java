@@ -1,5 +1,6 @@
 package io.orderflow.gateway.limits;
 
+import io.orderflow.kafka.limits.RateLimiter;
 import io.orderflow.schemas.commands.Caller;
 import java.time.Clock;
 import java.util.Optional;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.orderflow.gateway.GatewayApplication;
+import io.orderflow.intake.SmtpListener;
 import io.orderflow.kafka.testing.TestKafka;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -7,6 +7,8 @@ import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.orderflow.gateway.GatewayApplication;
+import io.orderflow.intake.Pdfs;
+import io.orderflow.intake.SmtpListener;
 import io.orderflow.gateway.orders.OrderIds;
 import io.orderflow.gateway.testing.TestFlows;
 import io.orderflow.kafka.testing.TestKafka;

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import io.orderflow.gateway.GatewayApplication;
+import io.orderflow.intake.SmtpListener;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.time.Duration;

@@ -93,26 +93,26 @@ class AdmissionTest {
         WebTestClient bounded = deployment.startInstance("--orderflow.admission.max-awaiting=3");
         CommandBus commands = deployment.bean(1, CommandBus.class);
         List<CompletableFuture<Integer>> held = new ArrayList<>();
-        ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor();
-        for (int i = 0; i < 3; i++) {
-            String orderId = "ord_held" + i;
-            deployment.processor.silence(orderId);
-            held.add(CompletableFuture.supplyAsync(() -> bounded.post().uri("/api/v1/orders/" + orderId + "/cancel")
-                    .contentType(MediaType.APPLICATION_JSON).bodyValue("{}").exchange().returnResult(String.class)
-                    .getStatus().value(), clients));
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 3; i++) {
+                String orderId = "ord_held" + i;
+                deployment.processor.silence(orderId);
+                held.add(CompletableFuture.supplyAsync(() -> bounded.post().uri("/api/v1/orders/" + orderId
+                        + "/cancel").contentType(MediaType.APPLICATION_JSON).bodyValue("{}").exchange()
+                        .returnResult(String.class).getStatus().value(), clients));
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> commands.awaitingReplies() == 3);
+
+            // when an order is started there, it is refused at once, saying why
+            bounded.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON).bodyValue(ORDER).exchange()
+                    .expectStatus().isEqualTo(503)
+                    .expectHeader().valueEquals(HttpHeaders.RETRY_AFTER, "1")
+                    .expectBody().jsonPath("$.error").isEqualTo("The service is busy: 3 commands wait for the order "
+                            + "processor's answer; retry after the time in Retry-After");
+
+            // then once the held commands have their answer (here the reply timeout's 503), starts go through again
+            assertThat(held.stream().map(CompletableFuture::join).toList()).containsOnly(503);
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> commands.awaitingReplies() == 3);
-
-        // when an order is started there, it is refused at once, saying why
-        bounded.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON).bodyValue(ORDER).exchange()
-                .expectStatus().isEqualTo(503)
-                .expectHeader().valueEquals(HttpHeaders.RETRY_AFTER, "1")
-                .expectBody().jsonPath("$.error").isEqualTo("The service is busy: 3 commands wait for the order "
-                        + "processor's answer; retry after the time in Retry-After");
-
-        // then once the held commands have their answer (here the reply timeout's 503), starts go through again
-        assertThat(held.stream().map(CompletableFuture::join).toList()).containsOnly(503);
-        clients.close();
         bounded.post().uri("/api/v1/orders").contentType(MediaType.APPLICATION_JSON).bodyValue(ORDER).exchange()
                 .expectStatus().isCreated();
     }

@@ -1,6 +1,7 @@
 package io.orderflow.kafka.store;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -35,6 +36,12 @@ public final class GuardedStores {
 
     /** The stores {@code supplier} makes, guarded. */
     public static KeyValueBytesStoreSupplier guarded(KeyValueBytesStoreSupplier supplier) {
+        return wrapping(supplier, Guarded::new);
+    }
+
+    /** A supplier of the stores {@code supplier} makes, each passed through {@code wrap}; same name and scope. */
+    public static KeyValueBytesStoreSupplier wrapping(KeyValueBytesStoreSupplier supplier,
+                                                      UnaryOperator<KeyValueStore<Bytes, byte[]>> wrap) {
         return new KeyValueBytesStoreSupplier() {
             @Override
             public String name() {
@@ -43,7 +50,7 @@ public final class GuardedStores {
 
             @Override
             public KeyValueStore<Bytes, byte[]> get() {
-                return new Guarded(supplier.get());
+                return wrap.apply(supplier.get());
             }
 
             @Override

@@ -16,6 +16,7 @@ import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCa
 import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.Query;
+import io.orderflow.kafka.store.GuardedStores;
 import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.StreamsMetrics;
@@ -91,23 +92,7 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
 
     /** A RocksDB store named {@code name} with the indexer's entries kept beside its rows. */
     public static KeyValueBytesStoreSupplier persistent(String name, Indexer indexer) {
-        KeyValueBytesStoreSupplier rocks = Stores.persistentKeyValueStore(name);
-        return new KeyValueBytesStoreSupplier() {
-            @Override
-            public String name() {
-                return rocks.name();
-            }
-
-            @Override
-            public KeyValueStore<Bytes, byte[]> get() {
-                return new IndexedStore(rocks.get(), indexer);
-            }
-
-            @Override
-            public String metricsScope() {
-                return rocks.metricsScope();
-            }
-        };
+        return GuardedStores.wrapping(Stores.persistentKeyValueStore(name), rows -> new IndexedStore(rows, indexer));
     }
 
     /** The counter's value as stored: 8 bytes, big-endian; 0 when absent. */

@@ -1,4 +1,4 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
 /**
  * Why a mail was not taken, as the SMTP answer the sending relay gets: a permanent refusal (5xx, the relay bounces

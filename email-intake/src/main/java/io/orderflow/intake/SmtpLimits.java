@@ -1,6 +1,6 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
-import io.orderflow.gateway.limits.RateLimiter;
+import io.orderflow.kafka.limits.RateLimiter;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

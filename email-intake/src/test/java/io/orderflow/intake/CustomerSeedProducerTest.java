@@ -1,4 +1,4 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
 import io.orderflow.kafka.KafkaSettings;
 import java.net.URL;
@@ -6,8 +6,10 @@ import java.net.URLClassLoader;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,6 +20,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Kafka; here a thread with such a loader stands in for it.
  */
 class CustomerSeedProducerTest {
+
+    /** As in the service, Kafka's client classes are loaded and initialised before the seed thread runs. */
+    @BeforeAll
+    static void kafkaClassesLoaded() {
+        assertThat(ProducerConfig.configNames()).isNotEmpty();
+        assertThat(new KafkaSettings("127.0.0.1:1")).isNotNull();
+    }
 
     /** Runs {@code task} on a new thread whose context class loader holds nothing but the JDK. */
     private static <T> T onThreadWithoutKafka(java.util.concurrent.Callable<T> task) throws Exception {
@@ -34,6 +43,9 @@ class CustomerSeedProducerTest {
         try {
             return result.get();
         } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
             throw (Exception) e.getCause();
         }
     }

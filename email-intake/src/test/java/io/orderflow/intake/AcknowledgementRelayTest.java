@@ -1,17 +1,17 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.orderflow.gateway.GatewayProperties;
-import io.orderflow.gateway.orders.ProcessorClient;
-import io.orderflow.internal.InternalToken;
-import io.orderflow.gateway.testing.TestFlows;
+import io.orderflow.schemas.flows.EdgeDefinition;
+import io.orderflow.schemas.flows.FlowDefinition;
 import io.orderflow.schemas.flows.FlowVersion;
+import io.orderflow.schemas.flows.NodeDefinition;
+import io.orderflow.schemas.json.Json;
+import io.orderflow.schemas.query.OrderView;
 import io.orderflow.schemas.model.OrderType;
 import java.io.InputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.subethamail.smtp.MessageHandler;
 import org.subethamail.smtp.RejectException;
 import org.subethamail.smtp.server.SMTPServer;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The acknowledgement reply goes through a real SMTP relay on loopback that refuses the first attempt: a transient
@@ -100,15 +102,30 @@ class AcknowledgementRelayTest {
     private static Acknowledgements acknowledgements(int port) {
         IntakeProperties settings = new IntakeProperties(null, null, null, null, null, null, null, null,
                 InetAddress.getLoopbackAddress().getHostAddress(), port, null, null, null, Duration.ofMillis(200), null, null);
-        return new Acknowledgements(settings, new ProcessorClient(new GatewayProperties(
-                "http://127.0.0.1:" + closedPort(), null, null, null, null), InternalToken.none()));
+        return new Acknowledgements(settings, new NoOrders());
     }
 
-    private static int closedPort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+    /** A service that never answers a read: the reply goes without the order's lines. */
+    private record NoOrders() implements IntakeOrders {
+
+        @Override
+        public Duration answerWithin() {
+            return Duration.ofSeconds(1);
+        }
+
+        @Override
+        public Mono<FlowVersion> flow(String flowId) {
+            return Mono.error(new IllegalStateException("no flows here"));
+        }
+
+        @Override
+        public Mono<Started> start(FlowVersion flow, ObjectNode body, String key, String sender, String mailbox) {
+            return Mono.error(new IllegalStateException("no starts here"));
+        }
+
+        @Override
+        public Mono<OrderView> view(String orderId) {
+            return Mono.error(new IllegalStateException("the processor is unavailable"));
         }
     }
 
@@ -118,6 +135,9 @@ class AcknowledgementRelayTest {
     }
 
     private static FlowVersion flow() {
-        return TestFlows.flow("b2b_order", OrderType.B2B_ORDER, 1, 0, 2).versions().getFirst();
+        List<NodeDefinition> nodes = List.of(new NodeDefinition("n0", "pricing", "Price", Json.object(), null),
+                new NodeDefinition("end", "end", "End", Json.object(), null));
+        return new FlowVersion("b2b_order", 1, 0, new FlowDefinition("b2b_order", "Flow b2b_order", "A test flow",
+                OrderType.B2B_ORDER, nodes, List.of(new EdgeDefinition("e0", "n0", "end", null))));
     }
 }

@@ -1,4 +1,4 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,13 +16,13 @@ import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 
 /** PDFs for the intake tests: ordinary ones with text, and hostile ones. */
-final class Pdfs {
+public final class Pdfs {
 
     private Pdfs() {
     }
 
     /** One page per line, each page showing its line. */
-    static byte[] pagePerLine(String... lines) throws IOException {
+    public static byte[] pagePerLine(String... lines) throws IOException {
         try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
             for (String line : lines) {
                 PDPage page = new PDPage();
@@ -44,7 +44,7 @@ final class Pdfs {
      * A compression bomb of a few kilobytes: one page whose content stream is {@code unpackedBytes} spaces compressed
      * twice ({@code /Filter [/FlateDecode /FlateDecode]}).
      */
-    static byte[] bomb(long unpackedBytes) throws IOException {
+    public static byte[] bomb(long unpackedBytes) throws IOException {
         byte[] once = deflate(unpackedBytes, null);
         byte[] twice = deflate(once.length, once);
         try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {

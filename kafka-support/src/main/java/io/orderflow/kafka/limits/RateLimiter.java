@@ -1,4 +1,4 @@
-package io.orderflow.gateway.limits;
+package io.orderflow.kafka.limits;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

@@ -1,23 +1,10 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
+import io.orderflow.intake.IntakeOrders.Started;
 import io.orderflow.schemas.signing.Sha256;
-import io.orderflow.gateway.GatewayProperties;
-import io.orderflow.gateway.api.ApiException;
-import io.orderflow.gateway.commands.CommandBus;
-import io.orderflow.gateway.commands.CommandReplies;
-import io.orderflow.gateway.commands.OrderCommands;
-import io.orderflow.gateway.commands.StartRequest;
-import io.orderflow.gateway.flows.FlowCatalog;
-import io.orderflow.gateway.orders.OrderIds;
-import io.orderflow.gateway.validation.RequestSchema;
-import io.orderflow.gateway.validation.RequestValidator;
-import io.orderflow.schemas.commands.CommandReply;
-import io.orderflow.schemas.commands.OrderCommand.StartOrder;
-import io.orderflow.schemas.commands.RejectionKind;
 import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +12,7 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -32,6 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code Idempotency-Key} would: the mailbox names the flow, the sender names the customer, the mail's text is
  * {@code input.documentText}, and the Message-ID is the idempotency key, so a re-delivered mail replays the order it
  * started instead of starting another. Everything that stops a mail is an {@link IntakeRefusal}, before any command.
+ * The start itself goes through the service's {@link IntakeOrders}.
  */
 @Component
 public class MailIntake {
@@ -46,24 +35,17 @@ public class MailIntake {
     private final Map<String, String> mailboxes;
     private final Allowlist allowlist;
     private final CustomerDirectory customers;
-    private final FlowCatalog flows;
-    private final RequestValidator validator;
-    private final CommandBus commands;
+    private final IntakeOrders orders;
     private final Acknowledgements acknowledgements;
-    private final Duration commandTimeout;
 
-    public MailIntake(IntakeProperties settings, GatewayProperties gateway, CustomerDirectory customers,
-                      FlowCatalog flows, RequestValidator validator, CommandBus commands,
+    public MailIntake(IntakeProperties settings, CustomerDirectory customers, IntakeOrders orders,
                       Acknowledgements acknowledgements) {
         this.settings = settings;
         this.mailboxes = settings.mailboxMap();
         this.allowlist = Allowlist.parse(settings.allowlist());
         this.customers = customers;
-        this.flows = flows;
-        this.validator = validator;
-        this.commands = commands;
+        this.orders = orders;
         this.acknowledgements = acknowledgements;
-        this.commandTimeout = gateway.replyTimeout().plusSeconds(5);
     }
 
     /** The flow a recipient's mail starts an order on, or a 550 for a mailbox intake does not have. */
@@ -108,42 +90,27 @@ public class MailIntake {
                     + ": write the order lines in the mail, one per line "
                     + "such as \"3 x WIDGET-1\", or attach them as a text or PDF file");
         }
-        FlowVersion flow = block(flows.resolve(flowId, null));
+        FlowVersion flow = block(orders.flow(flowId));
         ObjectNode body = startBody(flowId, flow, mail, mailbox, customer.map(Customer::id).orElse(sender));
-        StartRequest request;
-        try {
-            request = StartRequest.of(validator.validate(RequestSchema.START_ORDER, Json.write(body)));
-        } catch (ApiException e) {
-            String issues = e.body().issues() == null ? e.getMessage() : e.body().issues().stream()
-                    .map(i -> i.path() + " " + i.message()).collect(Collectors.joining("; "));
-            throw IntakeRefusal.unreadable("The mail could not be turned into a valid order: " + issues);
-        }
-        String key = idempotencyKey(mail);
-        String orderId = OrderIds.fromIdempotencyKey(key);
-        StartOrder command = OrderCommands.mailStart(request, orderId, flow, sender, mailbox);
-        CommandReply reply = block(commands.send(command, OrderCommands.mailSender(sender)));
-        if (reply.kind() == RejectionKind.ALREADY_EXISTS) {
-            throw IntakeRefusal.unreadable("Message-ID " + mail.messageId()
-                    + " was already used by a different mail; nothing was started");
-        }
-        int status = CommandReplies.status(reply);
-        return switch (status) {
-            case 201 -> {
-                log.info("Mail {} from {} to {} started order {}", mail.messageId(), sender, mailbox, orderId);
+        Started started = block(orders.start(flow, body, idempotencyKey(mail), sender, mailbox));
+        return switch (started) {
+            case Started.Created created -> {
+                log.info("Mail {} from {} to {} started order {}", mail.messageId(), sender, mailbox,
+                        created.orderId());
                 if (settings.reply() && replyAllowed && !mail.automatic()) {
-                    acknowledgements.send(mail, mailbox, orderId, flow, customer);
+                    acknowledgements.send(mail, mailbox, created.orderId(), flow, customer);
                 }
-                yield new Accepted(orderId, false, flowId);
+                yield new Accepted(created.orderId(), false, flowId);
             }
-            case 200 -> new Accepted(orderId, true, flowId);
-            default -> {
-                String error = reply.body() != null && reply.body().has("error")
-                        ? reply.body().get("error").asString() : "status " + status;
-                if (status >= 500) {
-                    throw IntakeRefusal.tryLater("The order could not be started (" + error + ")");
-                }
-                throw IntakeRefusal.unreadable("The order could not be started: " + error);
-            }
+            case Started.Replayed replayed -> new Accepted(replayed.orderId(), true, flowId);
+            case Started.KeyTaken taken -> throw IntakeRefusal.unreadable("Message-ID " + mail.messageId()
+                    + " was already used by a different mail; nothing was started");
+            case Started.Invalid invalid -> throw IntakeRefusal.unreadable(
+                    "The mail could not be turned into a valid order: " + invalid.issues());
+            case Started.NotStarted refused when refused.status() >= 500 -> throw IntakeRefusal.tryLater(
+                    "The order could not be started (" + refused.error() + ")");
+            case Started.NotStarted refused -> throw IntakeRefusal.unreadable(
+                    "The order could not be started: " + refused.error());
         };
     }
 
@@ -180,15 +147,15 @@ public class MailIntake {
         return key.length() <= 255 ? key : "mail-sha256:" + Sha256.hex(id.strip());
     }
 
-    /** Waits on the SMTP session's own thread; an unavailable processor or flow is a temporary refusal. */
-    private <T> T block(reactor.core.publisher.Mono<T> mono) throws IntakeRefusal {
+    /** Waits on the SMTP session's own thread; an unavailable service or flow is a temporary refusal. */
+    private <T> T block(Mono<T> answer) throws IntakeRefusal {
         try {
-            return mono.block(commandTimeout);
-        } catch (ApiException e) {
+            return answer.block(orders.answerWithin());
+        } catch (IllegalStateException timedOut) {
+            throw IntakeRefusal.tryLater("The order service did not answer in time");
+        } catch (RuntimeException e) {
             log.warn("Mail intake could not start an order: {}", e.getMessage());
             throw IntakeRefusal.tryLater(e.getMessage());
-        } catch (IllegalStateException e) {
-            throw IntakeRefusal.tryLater("The order service did not answer in time");
         }
     }
 

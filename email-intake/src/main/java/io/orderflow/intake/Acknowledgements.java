@@ -1,10 +1,9 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.reactor.retry.RetryOperator;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
-import io.orderflow.gateway.orders.ProcessorClient;
 import io.orderflow.schemas.customers.Customer;
 import io.orderflow.schemas.flows.FlowVersion;
 import io.orderflow.schemas.json.Json;
@@ -53,7 +52,7 @@ public class Acknowledgements {
     static final Duration RELAY_FIRST_WAIT = Duration.ofSeconds(1);
 
     private final IntakeProperties settings;
-    private final ProcessorClient processor;
+    private final IntakeOrders orders;
     private final JavaMailSenderImpl relay;
     private final Retry relayRetry = Retry.of("acknowledgement-relay", RetryConfig.custom()
             .maxAttempts(RELAY_ATTEMPTS)
@@ -61,9 +60,9 @@ public class Acknowledgements {
             .retryOnException(Acknowledgements::transientFailure)
             .build());
 
-    public Acknowledgements(IntakeProperties settings, ProcessorClient processor) {
+    public Acknowledgements(IntakeProperties settings, IntakeOrders orders) {
         this.settings = settings;
-        this.processor = processor;
+        this.orders = orders;
         this.relay = new JavaMailSenderImpl();
         relay.setHost(settings.relayHost());
         relay.setPort(settings.relayPort());
@@ -88,7 +87,7 @@ public class Acknowledgements {
 
     /** The order's live state once its lines are read, or none when that takes longer than replyWait. */
     private Mono<Optional<OrderView>> understood(String orderId) {
-        return processor.view(orderId)
+        return orders.view(orderId)
                 .onErrorResume(e -> Mono.empty())
                 .filter(Acknowledgements::extracted)
                 .repeatWhenEmpty(attempts -> attempts.delayElements(POLL))

@@ -1,4 +1,4 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
 import jakarta.mail.Address;
 import jakarta.mail.BodyPart;

@@ -1,4 +1,4 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,4 +1,4 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
 import io.orderflow.kafka.KafkaSettings;
 import io.orderflow.kafka.CompactedTopicView;

@@ -1,4 +1,4 @@
-package io.orderflow.gateway.intake;
+package io.orderflow.intake;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
