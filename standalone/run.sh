@@ -3,13 +3,14 @@
 # `./mvnw -B -DskipTests package` made, with the run command's JVM options (`standalone.jvmArgs` in standalone/pom.xml)
 # and the settings of docs/settings.md from the environment (PORT, DATA_DIR, ...).
 #
-# The jar is unpacked into standalone/target/app (a jar per dependency). On a JDK 25 or newer the JVM starts from an
-# ahead-of-time cache kept there (standalone.aot: the classes loaded and linked, and method profiles, of an earlier
-# run), which roughly halves the CPU a start takes (docs/performance.md, "Start-up and warm-up"). The first run
-# without a cache records one and writes it when the system stops (Ctrl-C), which takes a minute or two; kill -9 writes
+# The jar is unpacked into standalone/target/app (a jar per dependency). With --aot-cache, on a JDK 25 or newer, the
+# JVM starts from an ahead-of-time cache kept there (standalone.aot: the classes loaded and linked, and method
+# profiles, of an earlier run), which cuts the CPU a start takes by a quarter or more but slowed the first minutes
+# under load (docs/performance.md, "Start-up" and "Warm-up"), so it is off by default. The first run with the option
+# and no cache records one and writes it when the system stops (Ctrl-C), which takes a minute or two; kill -9 writes
 # none. A new jar makes the cache stale: it is dropped and the next run records again.
 #
-# Usage: standalone/run.sh [--no-aot-cache]
+# Usage: standalone/run.sh [--aot-cache]
 #        standalone/run.sh --unpack    only unpack the jar (for the benchmarks: standalone/crash-recovery.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +50,7 @@ fi
 
 read -r -a options <<<"$(sed -n 's:.*<standalone.jvmArgs>\(.*\)</standalone.jvmArgs>.*:\1:p' standalone/pom.xml)"
 cache=$app/standalone.aot
-if [ "${1:-}" != "--no-aot-cache" ] && [ "$(java_major "$jdk")" -ge 25 ]; then
+if [ "${1:-}" = "--aot-cache" ] && [ "$(java_major "$jdk")" -ge 25 ]; then
   if [ -f "$cache" ] && [ "$cache" -nt "$app/standalone.jar" ]; then
     options+=("-XX:AOTCache=$cache" "-Xlog:aot*=error")
   else
