@@ -53,6 +53,7 @@ public class DeliveryAttempts {
     private final DeliveryStore deliveries;
     private final WebhookSender sender;
     private final SubscriberLanes lanes;
+    private final FailureBacklog backlog;
     private final KafkaTemplate<String, String> kafka;
     private final Clock clock;
     private final Duration rotationGrace;
@@ -65,12 +66,13 @@ public class DeliveryAttempts {
     private final Map<String, CompletableFuture<Void>> attempting = new ConcurrentHashMap<>();
 
     public DeliveryAttempts(SubscriptionStore subscriptions, DeliveryStore deliveries, WebhookSender sender,
-                            SubscriberLanes lanes, KafkaTemplate<String, String> kafka, Clock clock,
-                            DispatcherProperties properties) {
+                            SubscriberLanes lanes, FailureBacklog backlog, KafkaTemplate<String, String> kafka,
+                            Clock clock, DispatcherProperties properties) {
         this.subscriptions = subscriptions;
         this.deliveries = deliveries;
         this.sender = sender;
         this.lanes = lanes;
+        this.backlog = backlog;
         this.kafka = kafka;
         this.clock = clock;
         this.rotationGrace = properties.rotationGrace();
@@ -79,13 +81,22 @@ public class DeliveryAttempts {
     /** First attempts (and, through the retry topics, the retries) of the fast lane. */
     @KafkaListener(id = "webhook-delivery-attempts", topics = DispatcherTopics.DELIVERY_ATTEMPTS)
     public CompletableFuture<Void> attempt(ConsumerRecord<String, String> record) {
-        return attempt(record, DispatcherTopics.DELIVERY_ATTEMPTS.equals(record.topic()));
+        return counted(attempt(record, DispatcherTopics.DELIVERY_ATTEMPTS.equals(record.topic())));
     }
 
     /** First attempts (and retries) of subscribers that were slow when their delivery came up. */
     @KafkaListener(id = "webhook-slow-delivery-attempts", topics = DispatcherTopics.SLOW_DELIVERY_ATTEMPTS)
     public CompletableFuture<Void> attemptSlow(ConsumerRecord<String, String> record) {
-        return attempt(record, false);
+        return counted(attempt(record, false));
+    }
+
+    /** {@code attempt}, its failure counted in the backlog the container works off ({@link FailureBacklog}). */
+    private CompletableFuture<Void> counted(CompletableFuture<Void> attempt) {
+        return attempt.whenComplete((done, failure) -> {
+            if (failure != null) {
+                backlog.failed();
+            }
+        });
     }
 
     /**

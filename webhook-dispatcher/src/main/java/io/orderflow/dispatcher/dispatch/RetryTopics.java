@@ -2,14 +2,20 @@ package io.orderflow.dispatcher.dispatch;
 
 import io.orderflow.dispatcher.DispatcherProperties;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.RetryListener;
 import org.springframework.kafka.retrytopic.DeadLetterPublishingRecovererFactory;
 import org.springframework.kafka.retrytopic.RetryTopicConfiguration;
 import org.springframework.kafka.retrytopic.RetryTopicConfigurationBuilder;
@@ -72,6 +78,15 @@ public class RetryTopics extends RetryTopicConfigurationSupport {
         return retries(DispatcherTopics.SLOW_DELIVERY_ATTEMPTS, kafka, properties);
     }
 
+    /**
+     * The container hands each failed record to its next topic with a send it waits for, one at a time; with the
+     * producer's default {@code linger.ms} (5 ms since Kafka 4.0) each of those waits the linger out before it is even
+     * sent. These sends go at once.
+     */
+    private static KafkaTemplate<String, String> handOver(KafkaTemplate<String, String> kafka) {
+        return new KafkaTemplate<>(kafka.getProducerFactory(), Map.of(ProducerConfig.LINGER_MS_CONFIG, 0));
+    }
+
     private static RetryTopicConfiguration retries(String topic, KafkaTemplate<String, String> kafka,
                                                    DispatcherProperties properties) {
         long initial = properties.backoffInitial().toMillis();
@@ -86,7 +101,7 @@ public class RetryTopics extends RetryTopicConfigurationSupport {
                 .notRetryOn(DeliveryFailedException.Exhausted.class)
                 .traversingCauses()
                 .dltHandlerMethod("deliveryAttempts", "onExhausted")
-                .create(kafka);
+                .create(handOver(kafka));
     }
 
     /**
@@ -98,10 +113,29 @@ public class RetryTopics extends RetryTopicConfigurationSupport {
         return DeadLetterPublishingRecovererFactory::neverLogListenerException;
     }
 
+    /** Told of each failed record handed to its next topic; looked up when the first one is (no cycle at start). */
+    @Autowired
+    private ObjectProvider<FailureBacklog> backlog;
+
     @Override
     protected void configureCustomizers(CustomizersConfigurer customizers) {
         customizers.customizeDeadLetterPublishingRecoverer(recoverer ->
                 recoverer.addHeadersFunction((record, exception) -> outcomeHeaders(exception)));
+        customizers.customizeErrorHandler(handler -> handler.setRetryListeners(new RetryListener() {
+            @Override
+            public void failedDelivery(ConsumerRecord<?, ?> record, Exception failure, int deliveryAttempt) {
+            }
+
+            @Override
+            public void recovered(ConsumerRecord<?, ?> record, Exception failure) {
+                backlog.getObject().handedOver();
+            }
+
+            @Override
+            public void recoveryFailed(ConsumerRecord<?, ?> record, Exception original, Exception failure) {
+                backlog.getObject().handedOver();
+            }
+        }));
     }
 
     private static Headers outcomeHeaders(Throwable exception) {
