@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Collection;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,24 +55,14 @@ import org.slf4j.LoggerFactory;
  * this process's members under an earlier instance id, and then, under each of the app's transactional ids, initialises
  * a producer (which aborts what the dead run left open, now onto a loaded coordinator) and aborts one more transaction
  * carrying the group's offsets (an end marker for the group however the coordinator stood when the first was written).
- * An abort commits nothing: the committed offsets stay what they were. A first start (no process id kept) does nothing.
- *
- * <p>A group that shows no committed offsets although a previous run existed gets the same ends, carrying a
- * placeholder (offset 0 of a partition the app reads; aborted, so nothing is committed): a run that died inside its
- * first transaction left it open with nothing committed, and it would hold the new run's tasks until its timeout. In
- * two of forty crash rounds (Kafka 4.4.0, broker and apps restarted together) the coordinator showed no offsets for a
- * group that had them and answered {@code UNSTABLE_OFFSET_COMMIT} for all its partitions until the broker was restarted
- * again; those ends are writes to the group's partition, the one thing a start can do about that, and the offsets are
- * read again after them. Every step is bounded; one that fails is logged and the app starts anyway, with {@link
+ * An abort commits nothing: the committed offsets stay what they were. A first start (no process id kept, no offsets
+ * committed) does nothing. Every step is bounded; one that fails is logged and the app starts anyway, with {@link
  * StreamsProgress} watching its start.
  */
 public final class PreviousRun {
 
     private static final Logger log = LoggerFactory.getLogger(PreviousRun.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
-    /** How long a group that a previous run used may take to show its committed offsets, before and after an end. */
-    private static final Duration SHOW_OFFSETS = Duration.ofSeconds(5);
-    private static final Duration SHOW_AGAIN = Duration.ofSeconds(2);
     private static final Duration RETRY_EVERY = Duration.ofMillis(500);
     /** The file in which Kafka Streams keeps its process id, in the app's state directory. */
     static final String PROCESS_FILE = "kafka-streams-process-metadata";
@@ -87,13 +77,8 @@ public final class PreviousRun {
         static final Settled NOTHING = new Settled(List.of(), List.of());
     }
 
-    /**
-     * Settles what the previous run of the app configured by {@code properties} left behind; see the class.
-     *
-     * @param sourceTopics the topics the app reads: a transaction ended where no committed offset is known carries
-     *                     offset 0 of the first one's partition 0 (aborted, so it commits nothing)
-     */
-    public static Settled settle(String service, Properties properties, Collection<String> sourceTopics) {
+    /** Settles what the previous run of the app configured by {@code properties} left behind; see the class. */
+    public static Settled settle(String service, Properties properties) {
         String group = properties.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
         Optional<String> processId = processId(Path.of(properties.getProperty(StreamsConfig.STATE_DIR_CONFIG), group));
         if (processId.isEmpty()) {
@@ -102,36 +87,23 @@ public final class PreviousRun {
         }
         String prefix = group + "-" + processId.get();
         List<Integer> threads = IntStream.rangeClosed(1, threads(properties)).boxed().toList();
-        List<String> transactionalIds = threads.stream().map(thread -> prefix + "-" + thread).toList();
         try (Admin admin = Admin.create(StreamsApp.adminConfig(properties, service + "-previous-run", TIMEOUT))) {
-            Map<TopicPartition, OffsetAndMetadata> offsets = committedOffsets(admin, group, SHOW_OFFSETS);
+            Map<TopicPartition, OffsetAndMetadata> offsets = committedOffsets(admin, group);
             if (offsets.isEmpty()) {
-                Optional<TopicPartition> placeholder = sourceTopics.stream().sorted().findFirst()
-                        .map(topic -> new TopicPartition(topic, 0));
-                if (placeholder.isEmpty()) {
-                    log.info("{}: its previous run committed no offsets in group {}, nothing to settle", service,
-                            group);
-                    return Settled.NOTHING;
-                }
-                transactionalIds.forEach(id -> abortWith(properties, id, group,
-                        Map.of(placeholder.get(), new OffsetAndMetadata(0))));
-                offsets = committedOffsets(admin, group, SHOW_AGAIN);
-                if (offsets.isEmpty()) {
-                    log.info("{}: its previous run committed no offsets in group {}; transactions of {} ended",
-                            service, group, transactionalIds);
-                    return new Settled(List.of(), transactionalIds);
-                }
-                log.info("{}: group {} showed its committed offsets only once a transaction of its previous run was "
-                        + "ended", service, group);
+                log.info("{}: its previous run committed no offsets in group {}, nothing to settle", service, group);
+                return Settled.NOTHING;
             }
             List<String> removed = removeFormerMembers(admin, group, properties,
                     threads.stream().map(thread -> prefix + "-StreamThread-" + thread + "-consumer").toList());
-            for (String transactionalId : transactionalIds) {
+            List<String> ended = new ArrayList<>();
+            for (int thread : threads) {
+                String transactionalId = prefix + "-" + thread;
                 abortWith(properties, transactionalId, group, offsets);
+                ended.add(transactionalId);
             }
-            log.info("{}: settled what its previous run left: transactions of {} ended{}", service, transactionalIds,
+            log.info("{}: settled what its previous run left: transactions of {} ended{}", service, ended,
                     removed.isEmpty() ? "" : ", former members " + removed + " removed from the group");
-            return new Settled(removed, transactionalIds);
+            return new Settled(removed, ended);
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             log.warn("{}: could not settle what its previous run left; starting anyway: {}", service,
                     TopicProvisioner.reasons(e));
@@ -159,11 +131,13 @@ public final class PreviousRun {
 
     /**
      * The group's committed offsets. A group the coordinator does not know, or knows without offsets, is asked again
-     * until {@code wait} has passed: the process id says a previous run existed.
+     * until {@link #TIMEOUT} has passed: the process id says a previous run existed. In one crash round (Kafka 4.4.0,
+     * broker and apps restarted together) a start settled nothing, with no line saying why, and the group's offsets
+     * then stayed unstable for minutes.
      */
-    private static Map<TopicPartition, OffsetAndMetadata> committedOffsets(Admin admin, String group, Duration wait)
+    private static Map<TopicPartition, OffsetAndMetadata> committedOffsets(Admin admin, String group)
             throws ExecutionException, TimeoutException, InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (true) {
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
             try {

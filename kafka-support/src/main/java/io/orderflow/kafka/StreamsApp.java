@@ -5,14 +5,12 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -130,7 +128,7 @@ public final class StreamsApp {
      */
     public static StartedStreams start(String service, Topology topology, Properties properties) {
         Changelogs.align(properties);
-        PreviousRun.settle(service, properties, sourceTopics(topology));
+        PreviousRun.settle(service, properties);
         KafkaStreams streams = new KafkaStreams(topology, properties);
         streams.setUncaughtExceptionHandler(e -> {
             log.error("{} stream thread failed; replacing it", service, e);
@@ -140,18 +138,5 @@ public final class StreamsApp {
         progress.watch(streams);
         streams.start();
         return new StartedStreams(streams, progress);
-    }
-
-    /** The topics {@code topology} reads by name, its own repartition topics left out (named only once it runs). */
-    static Set<String> sourceTopics(Topology topology) {
-        Set<String> topics = new TreeSet<>();
-        for (TopologyDescription.Subtopology subtopology : topology.describe().subtopologies()) {
-            for (TopologyDescription.Node node : subtopology.nodes()) {
-                if (node instanceof TopologyDescription.Source source && source.topicSet() != null) {
-                    source.topicSet().stream().filter(topic -> !topic.endsWith("-repartition")).forEach(topics::add);
-                }
-            }
-        }
-        return topics;
     }
 }

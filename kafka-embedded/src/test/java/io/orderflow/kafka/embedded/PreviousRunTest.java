@@ -89,7 +89,7 @@ class PreviousRunTest {
             properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
             properties.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), "new-host");
-            PreviousRun.Settled settled = PreviousRun.settle("test-app", properties, List.of(topic));
+            PreviousRun.Settled settled = PreviousRun.settle("test-app", properties);
 
             // then the open transaction is ended, the former member gone, and offset 7 reads stable
             assertThat(settled.transactionalIds()).containsExactly(transactionalId);
@@ -102,53 +102,13 @@ class PreviousRunTest {
     }
 
     @Test
-    @SuppressWarnings("removal") // a group's metadata for sendOffsetsToTransaction outside a consumer
-    void aRunThatDiedInsideItsFirstTransactionHasItEndedThoughItCommittedNothing() throws Exception {
-        String bootstrap = TestKafka.bootstrapServers();
-        String group = "previous-run-" + UUID.randomUUID();
-        String processId = UUID.randomUUID().toString();
-        String topic = group + "-input";
-        TopicPartition partition = new TopicPartition(topic, 0);
-        Files.createDirectories(stateDir.resolve(group));
-        Files.writeString(stateDir.resolve(group).resolve("kafka-streams-process-metadata"),
-                "{\"processId\":\"" + processId + "\"}");
-        String transactionalId = group + "-" + processId + "-1";
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-
-            // given a run that died inside its first transaction, which carried offset 9: nothing committed
-            KafkaProducer<String, String> dead = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                    ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId), new StringSerializer(),
-                    new StringSerializer());
-            dead.initTransactions();
-            dead.beginTransaction();
-            dead.sendOffsetsToTransaction(Map.of(partition, new OffsetAndMetadata(9)), new ConsumerGroupMetadata(group));
-            dead.close(Duration.ZERO);
-            assertThat(state(admin, transactionalId)).isEqualTo(TransactionState.ONGOING);
-
-            // when the app is about to start again
-            Properties properties = new Properties();
-            properties.put(StreamsConfig.APPLICATION_ID_CONFIG, group);
-            properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-            PreviousRun.Settled settled = PreviousRun.settle("test-app", properties, List.of(topic));
-
-            // then its transaction is ended at once, not at its timeout, and offset 9 was never committed
-            assertThat(settled.transactionalIds()).containsExactly(transactionalId);
-            assertThat(state(admin, transactionalId)).isNotEqualTo(TransactionState.ONGOING);
-            assertThat(stableOffsets(admin, group, partition)).as("nothing committed").isEmpty();
-        }
-    }
-
-    @Test
     void aFirstStartFindsNothingToSettle() {
         Properties properties = new Properties();
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "previous-run-" + UUID.randomUUID());
         properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers());
         properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
 
-        PreviousRun.Settled settled = PreviousRun.settle("test-app", properties, List.of("any-topic"));
+        PreviousRun.Settled settled = PreviousRun.settle("test-app", properties);
 
         assertThat(settled.transactionalIds()).isEmpty();
         assertThat(settled.formerMembers()).isEmpty();
