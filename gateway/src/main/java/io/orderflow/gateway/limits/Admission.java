@@ -75,7 +75,8 @@ public class Admission implements InitializingBean, DisposableBean {
         this.settings = settings;
         this.commands = commands;
         this.refused = Counter.builder("orderflow.gateway.starts.refused")
-                .description("Order starts refused because the services' backlog passed OVERLOAD_BACKLOG")
+                .description("Order starts refused: the services' backlog passed OVERLOAD_BACKLOG, or the instance "
+                        + "had OVERLOAD_AWAITING commands without a reply")
                 .register(registry);
         Gauge.builder("orderflow.gateway.backlog", this, Admission::backlog)
                 .description("Records waiting for the order-processor or the flow-runner, the larger of the two")

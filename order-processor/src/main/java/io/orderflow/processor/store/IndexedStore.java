@@ -1,5 +1,6 @@
 package io.orderflow.processor.store;
 
+import io.orderflow.kafka.store.GuardedStores;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -16,7 +17,6 @@ import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCa
 import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.Query;
-import io.orderflow.kafka.store.GuardedStores;
 import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.StreamsMetrics;

@@ -9,6 +9,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.annotation.Bean;
@@ -35,7 +36,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * such topics at three consumers each made about 70 requests a second for nothing.
  */
 @Configuration(proxyBeanMethods = false)
-public class RetryTopics extends RetryTopicConfigurationSupport {
+public class RetryTopics extends RetryTopicConfigurationSupport implements DisposableBean {
 
     /** Headers carrying the failed attempt's outcome to the next topic, for the dead-letter handler. */
     static final String RESPONSE_STATUS_HEADER = "orderflow-response-status";
@@ -81,13 +82,25 @@ public class RetryTopics extends RetryTopicConfigurationSupport {
     /**
      * The container hands each failed record to its next topic with a send it waits for, one at a time; with the
      * producer's default {@code linger.ms} (5 ms since Kafka 4.0) each of those waits the linger out before it is even
-     * sent. These sends go at once.
+     * sent. These sends go at once, through one template for both lanes, whose producer is closed with the context.
      */
-    private static KafkaTemplate<String, String> handOver(KafkaTemplate<String, String> kafka) {
-        return new KafkaTemplate<>(kafka.getProducerFactory(), Map.of(ProducerConfig.LINGER_MS_CONFIG, 0));
+    private KafkaTemplate<String, String> handOver;
+
+    private synchronized KafkaTemplate<String, String> handOver(KafkaTemplate<String, String> kafka) {
+        if (handOver == null) {
+            handOver = new KafkaTemplate<>(kafka.getProducerFactory(), Map.of(ProducerConfig.LINGER_MS_CONFIG, 0));
+        }
+        return handOver;
     }
 
-    private static RetryTopicConfiguration retries(String topic, KafkaTemplate<String, String> kafka,
+    @Override
+    public synchronized void destroy() {
+        if (handOver != null) {
+            handOver.destroy();
+        }
+    }
+
+    private RetryTopicConfiguration retries(String topic, KafkaTemplate<String, String> kafka,
                                                    DispatcherProperties properties) {
         long initial = properties.backoffInitial().toMillis();
         long longest = properties.backoffBefore(Math.max(1, properties.retryTopics())).toMillis();
