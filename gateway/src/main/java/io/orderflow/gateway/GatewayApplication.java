@@ -5,6 +5,7 @@ import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import io.orderflow.dashboard.DashboardPages;
 import io.orderflow.intake.IntakeConfiguration;
 import io.orderflow.internal.InternalToken;
 import io.orderflow.kafka.KafkaSettings;
@@ -19,7 +20,7 @@ import org.springframework.context.annotation.Import;
 @SpringBootApplication
 @ConfigurationPropertiesScan
 @EnableConfigurationProperties({KafkaSettings.class, InternalToken.class, ClockSettings.class})
-@Import({TopicCheck.class, IntakeConfiguration.class})
+@Import({TopicCheck.class, IntakeConfiguration.class, DashboardPages.class})
 public class GatewayApplication {
 
     public static void main(String[] args) {

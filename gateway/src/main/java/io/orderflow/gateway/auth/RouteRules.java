@@ -1,7 +1,7 @@
 package io.orderflow.gateway.auth;
 
 import io.orderflow.gateway.caller.Role;
-import io.orderflow.gateway.dashboard.DashboardPages;
+import io.orderflow.dashboard.DashboardPages;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;

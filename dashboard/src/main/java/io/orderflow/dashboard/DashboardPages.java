@@ -1,4 +1,4 @@
-package io.orderflow.gateway.dashboard;
+package io.orderflow.dashboard;
 
 import java.util.List;
 import org.springframework.context.annotation.Bean;
