@@ -1,7 +1,6 @@
 package io.orderflow.schemas.model;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Arrays;
 
 /** Order statuses; see {@link #terminal()}. */
 public enum OrderStatus {
@@ -13,6 +12,9 @@ public enum OrderStatus {
     CANCELLED("cancelled"),
     FAILED("failed"),
     ROLLED_BACK("rolled_back");
+
+    /** Every constant, read on each list row: {@code values()} would copy the array each time. */
+    private static final OrderStatus[] ALL = values();
 
     private final String wire;
 
@@ -28,7 +30,12 @@ public enum OrderStatus {
 
     /** The constant spelled {@code wire}, or {@code null} when there is none. */
     public static OrderStatus fromWire(String wire) {
-        return Arrays.stream(values()).filter(v -> v.wire.equals(wire)).findFirst().orElse(null);
+        for (OrderStatus value : ALL) {
+            if (value.wire.equals(wire)) {
+                return value;
+            }
+        }
+        return null;
     }
 
     /** Terminal statuses: a late report never reopens such an order. */

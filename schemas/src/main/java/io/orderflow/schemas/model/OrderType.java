@@ -1,7 +1,6 @@
 package io.orderflow.schemas.model;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Arrays;
 
 /** The five order types. */
 public enum OrderType {
@@ -10,6 +9,9 @@ public enum OrderType {
     REORDER("reorder"),
     SUBSCRIPTION("subscription"),
     STOREFRONT_ORDER("storefront_order");
+
+    /** Every constant, read on each list row: {@code values()} would copy the array each time. */
+    private static final OrderType[] ALL = values();
 
     private final String wire;
 
@@ -25,6 +27,11 @@ public enum OrderType {
 
     /** The constant spelled {@code wire}, or {@code null} when there is none. */
     public static OrderType fromWire(String wire) {
-        return Arrays.stream(values()).filter(v -> v.wire.equals(wire)).findFirst().orElse(null);
+        for (OrderType value : ALL) {
+            if (value.wire.equals(wire)) {
+                return value;
+            }
+        }
+        return null;
     }
 }
