@@ -2,26 +2,29 @@ package io.orderflow.dispatcher.dispatch;
 
 import io.orderflow.dispatcher.DispatcherProperties;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.RetryListener;
 import org.springframework.kafka.retrytopic.DeadLetterPublishingRecovererFactory;
 import org.springframework.kafka.retrytopic.RetryTopicConfiguration;
 import org.springframework.kafka.retrytopic.RetryTopicConfigurationBuilder;
 import org.springframework.kafka.retrytopic.RetryTopicConfigurationSupport;
 import org.springframework.kafka.retrytopic.RetryTopicSchedulerWrapper;
+import org.springframework.kafka.support.KafkaHeaders;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
@@ -133,7 +136,7 @@ public class RetryTopics extends RetryTopicConfigurationSupport implements Dispo
     @Override
     protected void configureCustomizers(CustomizersConfigurer customizers) {
         customizers.customizeDeadLetterPublishingRecoverer(recoverer ->
-                recoverer.addHeadersFunction((record, exception) -> outcomeHeaders(exception)));
+                recoverer.setExceptionHeadersCreator(RetryTopics::outcomeHeaders));
         customizers.customizeErrorHandler(handler -> handler.setRetryListeners(new RetryListener() {
             @Override
             public void failedDelivery(ConsumerRecord<?, ?> record, Exception failure, int deliveryAttempt) {
@@ -151,8 +154,22 @@ public class RetryTopics extends RetryTopicConfigurationSupport implements Dispo
         }));
     }
 
-    private static Headers outcomeHeaders(Throwable exception) {
-        Headers headers = new RecordHeaders();
+    /**
+     * The headers a failed attempt hands to its next topic, in place of spring-kafka's exception headers: the
+     * subscriber's answer (status) and the error, replacing those of the attempt before. spring-kafka's own add the
+     * exception's whole stack trace to every retry record, which says nothing the outcome does not (and adding a
+     * headers function beside its own logs a warning per listener in spring-kafka 4.1); a failure that is not a
+     * delivery's keeps its exception's class and message.
+     */
+    private static void outcomeHeaders(Headers headers, Exception exception, boolean isKey,
+                                       DeadLetterPublishingRecoverer.HeaderNames names) {
+        if (isKey) {
+            return;
+        }
+        for (String name : List.of(RESPONSE_STATUS_HEADER, LAST_ERROR_HEADER, KafkaHeaders.EXCEPTION_FQCN,
+                KafkaHeaders.EXCEPTION_MESSAGE)) {
+            headers.remove(name);
+        }
         for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
             if (cause instanceof DeliveryFailedException failed) {
                 if (failed.outcome().status() != null) {
@@ -160,9 +177,11 @@ public class RetryTopics extends RetryTopicConfigurationSupport implements Dispo
                             String.valueOf(failed.outcome().status()).getBytes(StandardCharsets.UTF_8));
                 }
                 headers.add(LAST_ERROR_HEADER, failed.outcome().error().getBytes(StandardCharsets.UTF_8));
-                break;
+                return;
             }
         }
-        return headers;
+        Throwable root = NestedExceptionUtils.getMostSpecificCause(exception);
+        headers.add(KafkaHeaders.EXCEPTION_FQCN, root.getClass().getName().getBytes(StandardCharsets.UTF_8));
+        headers.add(KafkaHeaders.EXCEPTION_MESSAGE, String.valueOf(root.getMessage()).getBytes(StandardCharsets.UTF_8));
     }
 }

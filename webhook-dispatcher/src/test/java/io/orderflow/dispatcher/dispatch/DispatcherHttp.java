@@ -213,6 +213,11 @@ final class DispatcherHttp implements BeforeAllCallback, AfterEachCallback, Afte
      * {@code topic}, so a topic's retry and dead-letter topics count with it): what a delivery cost in Kafka records.
      */
     static long recordsKeyed(String topic, String key) throws Exception {
+        return readKeyed(topic, key).size();
+    }
+
+    /** The records keyed {@code key} of {@code topic} and the topics whose names start with it, as {@link #recordsKeyed}. */
+    static List<ConsumerRecord<String, String>> readKeyed(String topic, String key) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 TestKafka.bootstrapServers()));
              KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
@@ -228,17 +233,17 @@ final class DispatcherHttp implements BeforeAllCallback, AfterEachCallback, Afte
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            long count = 0;
+            List<ConsumerRecord<String, String>> keyed = new ArrayList<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
                 assertThat(System.nanoTime()).as("reading " + topic).isLessThan(deadline);
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
                     if (key.equals(record.key())) {
-                        count++;
+                        keyed.add(record);
                     }
                 }
             }
-            return count;
+            return keyed;
         }
     }
 

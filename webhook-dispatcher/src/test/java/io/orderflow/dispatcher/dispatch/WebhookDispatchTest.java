@@ -20,9 +20,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
+import org.springframework.kafka.support.KafkaHeaders;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -159,6 +161,16 @@ class WebhookDispatchTest {
         assertSpacedPerSchedule(attempts);
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4))
                 .until(() -> receiver.received().size() == 6);
+
+        // each record handed to a retry topic, and the dead letter, carries the last outcome once and no stack trace
+        List<ConsumerRecord<String, String>> handedOver = DispatcherHttp.readKeyed(
+                DispatcherTopics.DELIVERY_ATTEMPTS + "-", attempts.getFirst().deliveryId());
+        assertThat(handedOver).hasSize(6).allSatisfy(record -> {
+            assertThat(record.headers().headers(RetryTopics.LAST_ERROR_HEADER)).singleElement()
+                    .extracting(header -> new String(header.value(), StandardCharsets.UTF_8)).isEqualTo("HTTP 503");
+            assertThat(record.headers().headers(RetryTopics.RESPONSE_STATUS_HEADER)).hasSize(1);
+            assertThat(record.headers().lastHeader(KafkaHeaders.EXCEPTION_STACKTRACE)).isNull();
+        });
     }
 
     @Test
