@@ -90,9 +90,13 @@ public final class IndexedStore implements KeyValueStore<Bytes, byte[]> {
         this.indexer = indexer;
     }
 
-    /** A RocksDB store named {@code name} with the indexer's entries kept beside its rows. */
+    /**
+     * A RocksDB store named {@code name} with the indexer's entries kept beside its rows, guarded as every store of the
+     * services is ({@link GuardedStores}).
+     */
     public static KeyValueBytesStoreSupplier persistent(String name, Indexer indexer) {
-        return GuardedStores.wrapping(Stores.persistentKeyValueStore(name), rows -> new IndexedStore(rows, indexer));
+        return GuardedStores.guarded(GuardedStores.wrapping(Stores.persistentKeyValueStore(name),
+                rows -> new IndexedStore(rows, indexer)));
     }
 
     /** The counter's value as stored: 8 bytes, big-endian; 0 when absent. */

@@ -153,10 +153,9 @@ public final class OrderAgent implements ProcessorSupplier<String, Object, Strin
         return Set.of(
                 Stores.keyValueStoreBuilder(GuardedStores.persistent(ORDERS), Serdes.String(),
                         Serdes.ByteArray()),
-                Stores.keyValueStoreBuilder(GuardedStores.guarded(IndexedStore.persistent(INDEX, OrderIndex.INDEXER)),
+                Stores.keyValueStoreBuilder(IndexedStore.persistent(INDEX, OrderIndex.INDEXER),
                         Serdes.String(), Serdes.ByteArray()),
-                Stores.keyValueStoreBuilder(
-                        GuardedStores.guarded(IndexedStore.persistent(APPROVALS, ApprovalIndex.INDEXER)),
+                Stores.keyValueStoreBuilder(IndexedStore.persistent(APPROVALS, ApprovalIndex.INDEXER),
                         Serdes.String(), Serdes.ByteArray()),
                 Stores.keyValueStoreBuilder(GuardedStores.persistent(DUE), Serdes.String(),
                         JsonSerde.of(Due.class)),
