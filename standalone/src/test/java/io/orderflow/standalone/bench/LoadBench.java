@@ -80,7 +80,12 @@ public final class LoadBench {
                 }
             });
             Runtime.getRuntime().addShutdownHook(stop);
-            run(options, target);
+            try {
+                run(options, target);
+            } catch (Exception | Error e) {
+                target.keepData();
+                throw e;
+            }
         }
         System.exit(0);
     }

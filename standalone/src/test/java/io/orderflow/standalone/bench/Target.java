@@ -25,6 +25,8 @@ final class Target implements AutoCloseable {
     private final Path dataDir;
     private final boolean ownDataDir;
     private final String description;
+    /** Set when the run failed: the data directory, with the system's log, outlives the benchmark. */
+    private volatile boolean keepData;
 
     private Target(String url, String kafka, Process process, long pid, Path dataDir, boolean ownDataDir,
                    String description) {
@@ -156,6 +158,14 @@ final class Target implements AutoCloseable {
         }
     }
 
+    /** Keeps the data directory this benchmark made (the system's log is in it) when the benchmark ends. */
+    void keepData() {
+        keepData = true;
+        if (dataDir != null) {
+            System.out.println("bench: the system's data directory and log are kept in " + dataDir);
+        }
+    }
+
     @Override
     public synchronized void close() throws Exception {
         if (process != null && process.isAlive()) {
@@ -164,7 +174,7 @@ final class Target implements AutoCloseable {
                 process.destroyForcibly().waitFor();
             }
         }
-        if (ownDataDir && dataDir != null && Files.exists(dataDir)) {
+        if (ownDataDir && !keepData && dataDir != null && Files.exists(dataDir)) {
             try (Stream<Path> files = Files.walk(dataDir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
