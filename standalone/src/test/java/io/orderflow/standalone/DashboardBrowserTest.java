@@ -91,12 +91,17 @@ class DashboardBrowserTest {
         // The services read settings from the environment or, as here, from system properties.
         System.setProperty("APP_PASSWORD", PASSWORD);
         System.setProperty("AI_MODE", "mock");
+        // Real time: at the default TIME_SCALE (1440) a purchase request's approval escalates after 2 minutes and the
+        // director's after 1 more, so on a loaded machine an order a test works on changed under it (an approval
+        // gone from the page, a waiting count that fell while the test counted its own orders in).
+        System.setProperty("TIME_SCALE", "1");
         try {
             system = StandaloneSystem.start(new StandaloneSettings(0, TestKafka.uniqueStateDir("dashboard-browser"),
                     Optional.empty(), 0));
         } finally {
             System.clearProperty("APP_PASSWORD");
             System.clearProperty("AI_MODE");
+            System.clearProperty("TIME_SCALE");
         }
         base = "http://localhost:" + system.gatewayPort();
         http = WebTestClient.bindToServer().baseUrl(base).responseTimeout(Duration.ofSeconds(15))
