@@ -216,7 +216,10 @@ final class DispatcherHttp implements BeforeAllCallback, AfterEachCallback, Afte
         return readKeyed(topic, key).size();
     }
 
-    /** The records keyed {@code key} of {@code topic} and the topics whose names start with it, as {@link #recordsKeyed}. */
+    /**
+     * The records keyed {@code key} of {@code topic} and of the topics whose names start with it, as
+     * {@link #recordsKeyed} counts them.
+     */
     static List<ConsumerRecord<String, String>> readKeyed(String topic, String key) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 TestKafka.bootstrapServers()));
