@@ -35,6 +35,7 @@ import tools.jackson.databind.JsonNode;
  * after the restart the batch sends again the orders it had done since. Every order ends cancelled once, with one
  * timeline entry naming the batch, and the batch counts each once.
  */
+@OwnSystem
 class BatchesRestartEndToEndTest {
 
     private static final Duration ORDINARY = Duration.ofSeconds(90);

@@ -33,6 +33,7 @@ import tools.jackson.databind.JsonNode;
  * and a restart on the same data keeps the skeleton's order and the time. The tests run in order, since the clock only
  * goes forward, and one system start and restart serves both the skeleton and the clock.
  */
+@OwnSystem
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClockControlEndToEndTest {
 

@@ -44,6 +44,7 @@ import tools.jackson.databind.JsonNode;
  * completes, no node of any order runs twice, and no store is wiped (transactional state stores: what a store holds
  * on disk is committed, so a crash does not make Kafka Streams restore it from its changelog).
  */
+@OwnSystem
 class CrashRestartEndToEndTest {
 
     private static final Logger log = LoggerFactory.getLogger(CrashRestartEndToEndTest.class);

@@ -20,6 +20,7 @@ import tools.jackson.databind.JsonNode;
  * order ends {@code cancelled} at the flow's {@code unpaid} End node. With {@code ORDER_RETENTION} of a few seconds, the
  * ended order is then archived: its read answers 404 saying so, and the list and the counts no longer have it.
  */
+@OwnSystem
 class PaymentTimeoutEndToEndTest {
 
     /** 30 days in 3 seconds. */

@@ -41,6 +41,7 @@ import tools.jackson.databind.JsonNode;
  *       variable no exporter exists (the other end-to-end tests run without it and log no exporter errors).</li>
  * </ul>
  */
+@OwnSystem
 class RunCommandChildEndToEndTest {
 
     private static final Pattern STARTED = Pattern.compile("Order workflow service started .*http://localhost:(\\d+)/");

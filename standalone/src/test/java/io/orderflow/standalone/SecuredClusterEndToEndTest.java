@@ -53,6 +53,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * {@code keytool}. Given a trust store that holds the broker's certificate, an order completes and the system reports
  * itself ready; with a trust store that does not, the start fails naming the failed TLS handshake.
  */
+@OwnSystem
 class SecuredClusterEndToEndTest {
 
     @Nested

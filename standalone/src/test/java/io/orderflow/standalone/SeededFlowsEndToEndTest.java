@@ -42,6 +42,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * order's 30-day payment timeout would then take five minutes, so that one path has a class of its own,
  * {@code PaymentTimeoutEndToEndTest}.
  */
+@OwnSystem
 class SeededFlowsEndToEndTest {
 
     /** One day of an approval or event timeout, as the order-processor counts it here. */
