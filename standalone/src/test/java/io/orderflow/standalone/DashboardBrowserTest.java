@@ -66,8 +66,8 @@ class DashboardBrowserTest {
     static final String VIEWER = "vera@example.com";
     /**
      * How long a browser waits for what a page shows: a page answers in well under a second on a quiet machine, but
-     * beside two other test JVMs, their systems and browsers on two cores, the start form once took over 30 s to
-     * render its first line.
+     * beside other test JVMs, their systems and browsers on two cores (load averages of 20 to 30), the start form
+     * took over 30 s to render its first line.
      */
     static final Duration WAIT = Duration.ofSeconds(60);
     /** The incidents page once its list has answered, with rows or without. */

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The one standalone system a test JVM keeps running between test classes: the end-to-end classes' ({@link
  * SharedStandalone}) or the dashboard browser classes' ({@link DashboardBrowserTest.OnSharedSystem}), whichever the
  * class that runs asks for. A JVM that goes from one kind of class to the other closes the system it has before
- * starting the other: an idle system still takes about a fifth of a core (its stream threads, consumers and broker
- * answering their polls), which the test JVMs running beside it on two cores would otherwise lose for the rest of the
+ * starting the other: an idle system still takes about 40% of a core with the test JVMs' C1 compiler (its stream
+ * threads, consumers and broker answering their polls; docs/performance.md, "What an idle system costs"), which the test JVMs running beside it on two cores would otherwise lose for the rest of the
  * run. Test classes run one after another in a JVM (junit-platform.properties), so no class sees its system closed
  * under it; the last one is closed when the test run ends.
  *
