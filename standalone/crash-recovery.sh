@@ -13,13 +13,15 @@
 # copy of a data directory instead (one a KEEP run filled: the data directory of its work directory, stopped
 # cleanly). AOT_CACHE=1 starts the
 # system as standalone/run.sh does on a JDK 25+: from the unpacked jar and an ahead-of-time cache, recorded by the
-# first start (the rounds' own cache, in the work directory).
+# first start (the rounds' own cache, in the work directory). POINTS=twice,restoring takes only those kill points, in
+# turn.
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-20}
 WORK=${2:-/tmp/orderflow-crash-recovery}
 args=(-B -q -pl standalone -am -Pcrash -DskipTests verify -Dcrash.rounds="$ROUNDS" -Dcrash.work="$WORK"
-  -Dcrash.seed="${SEED:-$(date +%s)}" -Dcrash.keep="${KEEP:-0}" -Dcrash.from="${FROM:-}")
+  -Dcrash.seed="${SEED:-$(date +%s)}" -Dcrash.keep="${KEEP:-0}" -Dcrash.from="${FROM:-}"
+  -Dcrash.points="${POINTS:-idle,load-48,load-256,restoring,twice}")
 if [ -n "${AOT_CACHE:-}" ]; then
   ./mvnw -B -q -pl standalone -am -DskipTests package
   standalone/run.sh --unpack

@@ -33,6 +33,7 @@ import tools.jackson.databind.JsonNode;
  *     <li>{@code restoring}: 0.5 to 3 s after the previous start answered, under a load of 48;</li>
  *     <li>{@code twice}: under a load of 48, then again 1 to 8 s after that restart (two kills within 10 s).</li>
  * </ul>
+ * {@code --points} names the kill points the rounds take in turn (a comma-separated subset of the five; all by default).
  * Each order is posted with an {@code Idempotency-Key} and posted again under the same key until the system answers
  * it (connection errors and 503 while the system is down). The keys are this run's own (they carry its start time), so a
  * run on a copy of a directory an earlier run used never has an old order replayed for a new one. Per round it prints the kill point, the time from the
@@ -56,7 +57,7 @@ import tools.jackson.databind.JsonNode;
  * <pre>
  * java ... CrashRounds --jar=standalone/target/standalone-0.1.0-SNAPSHOT-exec.jar --rounds=20 [--work=DIR]
  *      [--jvm-args="..."] [--port=28180] [--kafka-port=29192] [--seed=N] [--keep=N | --from=DIR]
- *      [--aot-cache=FILE]
+ *      [--aot-cache=FILE] [--points=twice,restoring]
  * </pre>
  */
 public final class CrashRounds {
@@ -65,7 +66,7 @@ public final class CrashRounds {
     private static final Duration COMPLETED_WITHIN = Duration.ofSeconds(10);
     /** How long a round waits for readiness and for its orders before it counts them as stalled or lost. */
     private static final Duration GIVE_UP = Duration.ofMinutes(4);
-    private static final String[] POINTS = {"idle", "load-48", "load-256", "restoring", "twice"};
+    private static final List<String> POINTS = List.of("idle", "load-48", "load-256", "restoring", "twice");
     private static final String BODY = """
             {"flowId":"storefront_order","input":{"type":"storefront_order","customerId":"cus_crash",
              "currency":"USD","lines":[{"sku":"TSHIRT-RED-M","name":"T-shirt","qty":2,"unitPrice":19.5}],
@@ -134,6 +135,11 @@ public final class CrashRounds {
         int keep = Integer.parseInt(options.getOrDefault("keep", "0"));
         String aotCache = options.get("aot-cache");
         String from = options.get("from");
+        List<String> points = Arrays.stream(options.getOrDefault("points", String.join(",", POINTS)).split(","))
+                .map(String::strip).filter(s -> !s.isEmpty()).toList();
+        if (points.isEmpty() || !POINTS.containsAll(points)) {
+            throw new IllegalArgumentException("--points takes kill points from " + POINTS + ", not " + points);
+        }
         CrashRounds crash = new CrashRounds(jar.toAbsolutePath(), jvmArgs, work.toAbsolutePath(),
                 Integer.parseInt(options.getOrDefault("port", "28180")),
                 Integer.parseInt(options.getOrDefault("kafka-port", "29192")),
@@ -141,11 +147,14 @@ public final class CrashRounds {
         System.out.printf("crash rounds: %d, seed %d, jar %s, JVM options [%s], %,d orders kept, data and logs in %s%n",
                 rounds, seed, jar, String.join(" ", jvmArgs), keep, work);
         crash.from = from == null || from.isBlank() ? null : Path.of(from).toAbsolutePath();
+        crash.points = points;
         List<Round> done = crash.run(rounds, keep, new Random(seed));
         boolean keptWhole = crash.kept == 0 || crash.keptWhole(crash.kept);
         System.exit(keptWhole && done.stream().allMatch(Round::metGoal) ? 0 : 1);
     }
 
+    /** The kill points the rounds take in turn ({@code --points}; all five by default). */
+    private List<String> points = POINTS;
     /** A data directory to start from instead of an empty one ({@code --from}). */
     private Path from;
     /** The orders kept before the first round: filled ({@code --keep}) or found ({@code --from}). */
@@ -206,7 +215,7 @@ public final class CrashRounds {
             }
             header();
             for (int i = 1; i <= rounds; i++) {
-                Round round = round(i, POINTS[(i - 1) % POINTS.length], random);
+                Round round = round(i, points.get((i - 1) % points.size()), random);
                 done.add(round);
                 row(round);
             }
