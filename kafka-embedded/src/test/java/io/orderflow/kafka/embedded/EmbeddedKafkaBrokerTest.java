@@ -7,17 +7,26 @@ import com.yammer.metrics.stats.UniformSample;
 import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.topics.Topics;
+import java.io.IOException;
 import java.lang.reflect.Field;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -56,6 +65,71 @@ class EmbeddedKafkaBrokerTest {
             List<String> values = consumer.poll(Duration.ofSeconds(10)).records(partition).stream()
                     .map(ConsumerRecord::value).toList();
             assertThat(values).containsExactly("kept");
+        }
+    }
+
+    /**
+     * A directory copied while its broker runs is what a killed broker leaves (its files as the page cache held them,
+     * no clean-stop marker): a start on it recovers, stops cleanly and starts again, and then holds every record and a
+     * group's offsets committed in a transaction, stable. A start on a directory stopped cleanly goes straight through.
+     */
+    @Test
+    @SuppressWarnings("removal") // a group's metadata for sendOffsetsToTransaction outside a consumer
+    void aStartAfterAnUncleanStopRestartsCleanlyAndKeepsRecordsAndCommittedOffsets() throws Exception {
+        Path dir = TestKafka.uniqueStateDir("broker-unclean");
+        Path killed = TestKafka.uniqueStateDir("broker-unclean-copy");
+        String topic = Topics.ORDER_EVENTS.name();
+        TopicPartition partition = new TopicPartition(topic, 0);
+        String group = "unclean-" + UUID.randomUUID();
+
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir, 0)) {
+            assertThat(broker.startedAfterUncleanStop()).as("a new directory").isFalse();
+            TopicProvisioner.createMissing(broker.bootstrapServers(), 1, (short) 1);
+            try (var producer = new KafkaProducer<String, String>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                    ProducerConfig.TRANSACTIONAL_ID_CONFIG, group + "-tx"),
+                    new StringSerializer(), new StringSerializer())) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>(topic, 0, "ord_1", "kept"));
+                producer.sendOffsetsToTransaction(Map.of(partition, new OffsetAndMetadata(1)),
+                        new ConsumerGroupMetadata(group));
+                producer.commitTransaction();
+            }
+            copyTree(dir, killed);
+        }
+
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(killed, 0);
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
+             var consumer = new KafkaConsumer<String, String>(Map.of(
+                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                     ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+                     new StringDeserializer(), new StringDeserializer())) {
+            assertThat(broker.startedAfterUncleanStop()).isTrue();
+            assertThat(admin.listConsumerGroupOffsets(Map.of(group, new ListConsumerGroupOffsetsSpec()),
+                    new ListConsumerGroupOffsetsOptions().requireStable(true)).partitionsToOffsetAndMetadata(group)
+                    .get()).containsEntry(partition, new OffsetAndMetadata(1));
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            assertThat(consumer.poll(Duration.ofSeconds(10)).records(partition).stream().map(ConsumerRecord::value))
+                    .containsExactly("kept");
+        }
+
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(killed, 0)) {
+            assertThat(broker.startedAfterUncleanStop()).as("after the clean stop above").isFalse();
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path path : paths.toList()) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
         }
     }
 
