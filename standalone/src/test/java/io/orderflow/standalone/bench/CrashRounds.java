@@ -281,7 +281,7 @@ public final class CrashRounds {
                 String id = null;
                 long deadline = readyNanos + GIVE_UP.toNanos();
                 while (id == null && System.nanoTime() < deadline) {
-                    id = startOrder("probe-" + number);
+                    id = startOrder(keyPrefix + "probe-" + number);
                     if (id == null) {
                         sleep(100);
                     }
