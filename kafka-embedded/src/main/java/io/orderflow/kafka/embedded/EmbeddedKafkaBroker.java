@@ -47,12 +47,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** What a client needs besides the bootstrap servers to be let in (SASL or TLS settings, or nothing). */
     private final Map<String, Object> clientSecurity;
     /** Whether this start found its directory left by a broker that did not stop cleanly (killed, or lost power). */
-    private boolean afterUncleanStop;
+    private final boolean afterUncleanStop;
 
-    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, Map<String, Object> clientSecurity) {
+    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, Map<String, Object> clientSecurity,
+                                boolean afterUncleanStop) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
         this.clientSecurity = clientSecurity;
+        this.afterUncleanStop = afterUncleanStop;
     }
 
     /**
@@ -182,12 +184,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             UniformRequestHistograms.install();
             String bootstrap = "127.0.0.1:" + clientPort;
             Map<String, Object> clientSecurity = security == null ? Map.of() : security.clientSecurity();
-            EmbeddedKafkaBroker broker = startServer(config, bootstrap, clientSecurity);
+            EmbeddedKafkaBroker broker = startServer(config, bootstrap, clientSecurity, false);
             if (stoppedUncleanly) {
                 long restarting = System.nanoTime();
                 broker.close();
-                broker = startServer(config, bootstrap, clientSecurity);
-                broker.afterUncleanStop = true;
+                broker = startServer(config, bootstrap, clientSecurity, true);
                 log.info("Kafka broker stopped uncleanly last time: recovered, stopped cleanly and started again in "
                         + "{} ms, so that its coordinators load each partition once",
                         Duration.ofNanos(System.nanoTime() - restarting).toMillis());
@@ -200,10 +201,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private static EmbeddedKafkaBroker startServer(KafkaConfig config, String bootstrap,
-                                                  Map<String, Object> clientSecurity) {
+                                                  Map<String, Object> clientSecurity, boolean afterUncleanStop) {
         KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
         server.startup();
-        EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, clientSecurity);
+        EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, clientSecurity, afterUncleanStop);
         broker.awaitReady(true);
         return broker;
     }
@@ -240,7 +241,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 starting.add(CompletableFuture.supplyAsync(() -> {
                     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
                     server.startup();
-                    EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, Map.of());
+                    EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, Map.of(), false);
                     broker.awaitReady(false);
                     return broker;
                 }, start -> new Thread(start, thread).start()));
