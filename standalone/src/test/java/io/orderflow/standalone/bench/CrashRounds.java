@@ -33,7 +33,8 @@ import tools.jackson.databind.JsonNode;
  *     <li>{@code restoring}: 0.5 to 3 s after the previous start answered, under a load of 48;</li>
  *     <li>{@code twice}: under a load of 48, then again 1 to 8 s after that restart (two kills within 10 s).</li>
  * </ul>
- * {@code --points} names the kill points the rounds take in turn (a comma-separated subset of the five; all by default).
+ * {@code --points} names the kill points the rounds take in turn (a comma-separated subset of the five; all by
+ * default).
  * Each order is posted with an {@code Idempotency-Key} and posted again under the same key until the system answers
  * it (connection errors and 503 while the system is down). The keys are this run's own (they carry its start time), so a
  * run on a copy of a directory an earlier run used never has an old order replayed for a new one. Per round it prints the kill point, the time from the
