@@ -7,16 +7,12 @@ import com.yammer.metrics.stats.UniformSample;
 import io.orderflow.kafka.TopicProvisioner;
 import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.topics.Topics;
-import java.io.IOException;
 import java.lang.reflect.Field;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -96,7 +92,7 @@ class EmbeddedKafkaBrokerTest {
                         new ConsumerGroupMetadata(group));
                 producer.commitTransaction();
             }
-            copyTree(dir, killed);
+            TestKafka.copyTree(dir, killed);
         }
 
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(killed, 0);
@@ -117,19 +113,6 @@ class EmbeddedKafkaBrokerTest {
 
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(killed, 0)) {
             assertThat(broker.startedAfterUncleanStop()).as("after the clean stop above").isFalse();
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path path : paths.toList()) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
         }
     }
 

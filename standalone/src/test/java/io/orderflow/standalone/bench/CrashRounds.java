@@ -1,5 +1,6 @@
 package io.orderflow.standalone.bench;
 
+import io.orderflow.kafka.testing.TestKafka;
 import io.orderflow.schemas.json.Json;
 import java.io.IOException;
 import java.net.URI;
@@ -173,7 +174,7 @@ public final class CrashRounds {
         deleteTree(work);
         Files.createDirectories(work.resolve("data"));
         if (from != null) {
-            copyTree(from, work.resolve("data"));
+            TestKafka.copyTree(from, work.resolve("data"));
         }
         if (aotCache != null) {
             // recorded afresh for the jar of these rounds
@@ -581,19 +582,6 @@ public final class CrashRounds {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (var paths = Files.walk(from)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(path, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
         }
     }
 
