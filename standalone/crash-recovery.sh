@@ -21,7 +21,7 @@ ROUNDS=${1:-20}
 WORK=${2:-/tmp/orderflow-crash-recovery}
 args=(-B -q -pl standalone -am -Pcrash -DskipTests verify -Dcrash.rounds="$ROUNDS" -Dcrash.work="$WORK"
   -Dcrash.seed="${SEED:-$(date +%s)}" -Dcrash.keep="${KEEP:-0}" -Dcrash.from="${FROM:-}"
-  -Dcrash.points="${POINTS:-idle,load-48,load-256,restoring,twice}")
+  -Dcrash.points="${POINTS:-}")
 if [ -n "${AOT_CACHE:-}" ]; then
   ./mvnw -B -q -pl standalone -am -DskipTests package
   standalone/run.sh --unpack

@@ -8,9 +8,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * SharedStandalone}) or the dashboard browser classes' ({@link DashboardBrowserTest.OnSharedSystem}), whichever the
  * class that runs asks for. A JVM that goes from one kind of class to the other closes the system it has before
  * starting the other: an idle system still takes about 40% of a core with the test JVMs' C1 compiler (its stream
- * threads, consumers and broker answering their polls; docs/performance.md, "What an idle system costs"), which the test JVMs running beside it on two cores would otherwise lose for the rest of the
- * run. Test classes run one after another in a JVM (junit-platform.properties), so no class sees its system closed
- * under it; the last one is closed when the test run ends.
+ * threads, consumers and broker answering their polls; docs/performance.md, "What an idle system costs"), which the
+ * test JVMs running beside it on two cores would otherwise lose for the rest of the run. Test classes run one after
+ * another in a JVM (junit-platform.properties), so no class sees its system closed under it; the last one is closed
+ * when the test run ends.
  *
  * <p>The slot lives in the launcher session's store, not the root context's: with several forks Surefire hands each
  * JVM its classes one at a time and runs each as an execution request of its own, whose root context (and its store)
